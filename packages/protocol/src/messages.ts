@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { ToolCallSchema } from './tool-call';
+import type { ToolResult } from './tool-result';
+
+/** Instructions for the model. */
+export const SystemMessageSchema = z.object({ role: z.literal('system'), content: z.string() });
+
+/** What the user said. */
+export const UserMessageSchema = z.object({ role: z.literal('user'), content: z.string() });
+
+/**
+ * A tool call as the model sent it. When its arguments text is not a JSON object, the
+ * call is kept (with `arguments: {}`) so the model can be answered with an error:
+ * `raw_arguments` holds the text and `arguments_error` says what is wrong.
+ */
+export const AssistantToolCallSchema = ToolCallSchema.extend({
+  raw_arguments: z.string().optional(),
+  arguments_error: z.string().optional(),
+});
+
+/** The model's turn: text, tool calls, or both. */
+export const AssistantMessageSchema = z.object({
+  role: z.literal('assistant'),
+  content: z.string().nullable(),
+  tool_calls: z.array(AssistantToolCallSchema).optional(),
+});
+
+/** The result of one tool call, in the shape the native tool-call syntax sends back. */
+export const ToolMessageSchema = z.object({
+  role: z.literal('tool'),
+  tool_call_id: z.string(),
+  /** The tool that was called (Anthropic-style APIs and logs need it). */
+  name: z.string(),
+  content: z.string(),
+  /** True when `content` describes a failure. */
+  is_error: z.boolean().optional(),
+});
+
+/** Any message of a conversation, provider-neutral. */
+export const MessageSchema = z.discriminatedUnion('role', [
+  SystemMessageSchema,
+  UserMessageSchema,
+  AssistantMessageSchema,
+  ToolMessageSchema,
+]);
+
+export type SystemMessage = z.infer<typeof SystemMessageSchema>;
+export type UserMessage = z.infer<typeof UserMessageSchema>;
+export type AssistantToolCall = z.infer<typeof AssistantToolCallSchema>;
+export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+export type Message = z.infer<typeof MessageSchema>;
+
+/**
+ * The tool message that answers a call: a successful output as text (strings as they
+ * are, other values as JSON), a failure as its error with `is_error: true`.
+ *
+ * @example
+ * ```ts
+ * toolMessageFromResult(result); // { role: 'tool', tool_call_id: 'call_1', name: 'calculator.add', content: '42' }
+ * ```
+ */
+export function toolMessageFromResult(result: ToolResult): ToolMessage {
+  const base = { role: 'tool' as const, tool_call_id: result.call_id, name: result.tool_name };
+  if (result.success) {
+    const content =
+      typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
+    return { ...base, content };
+  }
+  const code = result.error_code ? ` (${result.error_code})` : '';
+  return { ...base, content: `Error${code}: ${result.error ?? 'the call failed'}`, is_error: true };
+}

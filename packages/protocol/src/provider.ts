@@ -1,0 +1,62 @@
+import type { AssistantMessage, AssistantToolCall, Message } from './messages';
+import type { ToolSpec } from './tool-spec';
+
+/** Tokens a model call used. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+}
+
+/** Why the model stopped. */
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
+
+/** One model call. */
+export interface ProviderRequest {
+  messages: readonly Message[];
+  tools: readonly ToolSpec[];
+  signal?: AbortSignal;
+}
+
+/** The model's complete answer to one request. */
+export interface ProviderTurn {
+  message: AssistantMessage;
+  finishReason: FinishReason;
+  usage?: Usage;
+  /** The model that answered, as the API reports it. */
+  model?: string;
+}
+
+/** What a streaming model call yields, in order. */
+export type ProviderEvent =
+  /** A piece of the answer's text. */
+  | { type: 'text-delta'; delta: string }
+  /** A piece of one tool call, as it streams (`index` is the call's place in the turn). */
+  | {
+      type: 'tool-call-delta';
+      index: number;
+      callId?: string;
+      toolName?: string;
+      argumentsDelta: string;
+    }
+  /** One tool call is complete: its arguments will not change, so it may start. */
+  | { type: 'tool-call-ready'; index: number; toolCall: AssistantToolCall }
+  /** Token usage, when the API reports it. */
+  | { type: 'usage'; usage: Usage }
+  /** The end of the turn, with the whole turn assembled. Always the last event. */
+  | { type: 'finish'; turn: ProviderTurn };
+
+/**
+ * A model behind a native tool-calling API. The agent talks to models only through
+ * this interface; `@mtpx/providers` implements it for OpenAI-compatible and Anthropic APIs.
+ */
+export interface Provider {
+  /** Which API (`openai`, `anthropic`, `scripted`). */
+  readonly name: string;
+  /** The model asked for. */
+  readonly model: string;
+  /** One model call, answered whole. */
+  generate(request: ProviderRequest): Promise<ProviderTurn>;
+  /** One model call, streamed; the last event is `finish`. */
+  stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
+}

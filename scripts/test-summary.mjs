@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+// Sums the vitest JSON reports of every package and app into one line: `N passed, N failed`.
+// A package with a test script but no report counts as one failure (its tests never ran).
+// `--extra-failures N` adds failed CI steps, so the line is never green when CI is red.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const extraIndex = process.argv.indexOf('--extra-failures');
+const extraFailures = extraIndex === -1 ? 0 : Number(process.argv[extraIndex + 1] ?? 0);
+
+let passed = 0;
+let failed = 0;
+for (const group of ['packages', 'apps']) {
+  const groupDirectory = join(root, group);
+  if (!existsSync(groupDirectory)) continue;
+  for (const name of readdirSync(groupDirectory).sort()) {
+    const directory = join(groupDirectory, name);
+    const manifestPath = join(directory, 'package.json');
+    if (!existsSync(manifestPath)) continue;
+    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+    if (!manifest.scripts?.test) continue;
+    const reportPath = join(directory, 'test-results', 'vitest.json');
+    if (!existsSync(reportPath)) {
+      console.log(`${group}/${name}: no test report (its tests did not run)`);
+      failed += 1;
+      continue;
+    }
+    const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+    // A test file that fails to load has no assertions but still failed.
+    const brokenFiles = (report.testResults ?? []).filter(
+      (file) =>
+        file.status === 'failed' &&
+        !(file.assertionResults ?? []).some((assertion) => assertion.status === 'failed'),
+    ).length;
+    passed += report.numPassedTests ?? 0;
+    failed += (report.numFailedTests ?? 0) + brokenFiles;
+    console.log(
+      `${group}/${name}: ${report.numPassedTests ?? 0} passed, ${(report.numFailedTests ?? 0) + brokenFiles} failed`,
+    );
+  }
+}
+failed += extraFailures;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);

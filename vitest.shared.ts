@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { defineConfig, type ViteUserConfig } from 'vitest/config';
+
+/**
+ * The vitest configuration every package and app shares: co-located tests, the
+ * `__PACKAGE_VERSION__` constant that tsup also defines, and a JSON report per
+ * package that `.ci/run` sums into its closing `N passed, N failed` line.
+ */
+export function packageVitestConfig(directory: string, overrides: ViteUserConfig['test'] = {}) {
+  const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
+    version?: string;
+  };
+  return defineConfig({
+    define: { __PACKAGE_VERSION__: JSON.stringify(manifest.version ?? '0.0.0') },
+    test: {
+      include: ['src/**/*.test.ts', 'examples/**/*.test.ts'],
+      reporters: ['default', ['json', { outputFile: join(directory, 'test-results/vitest.json') }]],
+      typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
+      restoreMocks: true,
+      ...overrides,
+    },
+  });
+}
