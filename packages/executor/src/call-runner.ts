@@ -58,6 +58,7 @@ async function pipeline(run: Run, node: CallNode): Promise<void> {
       node,
       errorResult(node, code, message, approval === undefined ? {} : { approval }),
     );
+  if (isDone(node)) return; // cancelled by a `call-started` handler
 
   const argumentsError = argumentsErrorOf(node.input);
   if (argumentsError !== undefined) {
@@ -206,6 +207,7 @@ async function invoke(
   const attempts = 1 + (tool.retries ?? 0);
   const timeoutMs = tool.timeout_ms ?? run.services.timeoutMs;
   for (let attempt = 1; ; attempt++) {
+    if (isDone(node)) return undefined; // never start work (or a timer) for a cancelled call
     const outcome = await attemptOnce(run, node, tool, args, call, attempt, timeoutMs);
     if (isDone(node)) return undefined;
     if (outcome.kind !== 'error' || attempt >= attempts) return outcome;
@@ -224,7 +226,6 @@ async function invoke(
       });
     }
     await run.sleep(node, delayMs);
-    if (isDone(node)) return undefined;
   }
 }
 

@@ -223,12 +223,14 @@ export class Run implements ExecutionRun {
       failure = inspection.issues.map((issue) => issue.message).join(' ');
     }
     const first = node.id === '' ? undefined : this.#byId.get(node.id);
+    // An id from an earlier round keeps naming that round's result.
+    const reused = node.id !== '' && first === undefined && this.#history(node.id) !== undefined;
     if (failure === undefined && node.id !== '') {
       if (first !== undefined) failure = duplicateIdMessage(first, node);
-      else if (this.#history(node.id) !== undefined) failure = reusedIdMessage(node);
+      else if (reused) failure = reusedIdMessage(node);
       else if (targets.includes(node.id)) failure = selfReferenceMessage(node);
     }
-    const registered = node.id !== '' && first === undefined;
+    const registered = node.id !== '' && first === undefined && !reused;
     if (registered) this.#byId.set(node.id, node);
 
     if (failure !== undefined) this.#skip(node, 'invalid_plan', failure);
@@ -298,6 +300,7 @@ export class Run implements ExecutionRun {
 
   /** Waits `delayMs` before a retry; cancellation ends the wait early (internal). */
   sleep(node: CallNode, delayMs: number): Promise<void> {
+    if (node.state === CallState.Done) return Promise.resolve();
     return new Promise((resolve) => {
       node.wake = () => {
         clearTimeout(node.timer);
@@ -379,12 +382,7 @@ export class Run implements ExecutionRun {
       if (waiter.state === CallState.Done) continue;
       if (node.state !== CallState.Done) node.dependents = appended(node.dependents, waiter);
       else if ((node.result as ToolResult).success) this.#prerequisiteDone(waiter);
-      else
-        this.#skip(
-          waiter,
-          this.#failedCode(),
-          dependencyFailedMessage(waiter, node.id, node.result as ToolResult),
-        );
+      else this.#skipDependent(waiter, node.id, node.result as ToolResult);
     }
   }
 
@@ -437,8 +435,15 @@ export class Run implements ExecutionRun {
     this.#settle(node, errorResult(node, code, message, { skipped: true }));
   }
 
-  #failedCode(): 'cancelled' | 'dependency_failed' {
-    return this.#aborted ? 'cancelled' : 'dependency_failed';
+  /** Skips a call whose dependency did not succeed (or, once the run is cancelled, as cancelled). */
+  #skipDependent(node: CallNode, dependencyId: string, dependency: ToolResult): void {
+    if (this.#aborted) this.#skip(node, 'cancelled', cancelledMessage(false, this.#abortReason));
+    else
+      this.#skip(
+        node,
+        'dependency_failed',
+        dependencyFailedMessage(node, dependencyId, dependency),
+      );
   }
 
   /** Records a result, emits its event, and releases everything that waited on the call. */
@@ -494,12 +499,7 @@ export class Run implements ExecutionRun {
         for (const dependent of dependents) {
           if (dependent.state === CallState.Done) continue;
           if (result.success) this.#prerequisiteDone(dependent);
-          else
-            this.#skip(
-              dependent,
-              this.#failedCode(),
-              dependencyFailedMessage(dependent, node.id, result),
-            );
+          else this.#skipDependent(dependent, node.id, result);
         }
       }
       const followers = node.followers;
