@@ -128,7 +128,7 @@ export function formatAjvErrors(errors: readonly ErrorObject[]): string[] {
         break;
       case 'uniqueItems':
         lines.push(
-          `${renderPath(segments)}: expected unique items, but items ${String(params.j)} and ${String(params.i)} are equal`,
+          `${renderPath(segments)}: expected unique items, but items ${Math.min(Number(params.i), Number(params.j))} and ${Math.max(Number(params.i), Number(params.j))} are equal`,
         );
         break;
       case 'pattern':

@@ -138,7 +138,7 @@ describe('model mistakes become error results, never throws', () => {
   it('malformed calls get results in place: no id, no name, arguments as a string, a bad $ref', async () => {
     const results = await executor().executeToolCalls([
       null as unknown as ToolCallInput,
-      { name: 'calculator.add', arguments: { a: 1, b: 2 } } as ToolCallInput,
+      { name: 'calculator.add', arguments: { a: 1, b: 2 } } as unknown as ToolCallInput,
       { id: 'call_3', name: '', arguments: {} },
       { id: 'call_4', name: 'calculator.add', arguments: '{"a":1}' } as unknown as ToolCallInput,
       {

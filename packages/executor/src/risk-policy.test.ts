@@ -4,7 +4,7 @@ import { eventLog } from './__fixtures__/test-tools';
 import { defineTool } from './define-tool';
 import { ExecutorError } from './errors';
 import { createExecutor } from './executor';
-import { RiskPolicy } from './risk-policy';
+import { type ApproveHandler, RiskPolicy } from './risk-policy';
 
 const spec = (name: string, risk_level: RiskLevel): ToolSpec => ({
   name,
@@ -13,7 +13,6 @@ const spec = (name: string, risk_level: RiskLevel): ToolSpec => ({
   tags: [],
   risk_level,
 });
-const call = { id: 'call_1', name: 'x', arguments: {}, depends_on: [] };
 
 describe('RiskPolicy', () => {
   it('defaults: read_only and write allowed, destructive asks', () => {
@@ -124,7 +123,7 @@ describe('policy in the executor: the matrix', () => {
   });
 
   it('approval gets the resolved arguments; a policy object may be passed as is', async () => {
-    const approve = vi.fn(() => true);
+    const approve = vi.fn<ApproveHandler>(() => true);
     const policy = { decide: () => 'ask' as const };
     const log = eventLog();
     const results = await createExecutor({ tools, approve, policy }).executeToolCalls(
