@@ -53,21 +53,21 @@ export async function runCall(run: Run, node: CallNode): Promise<void> {
 async function pipeline(run: Run, node: CallNode): Promise<void> {
   const services = run.services;
   const call = node.call as ToolCall;
-  const fail = (code: ToolErrorCode, message: string, approval?: Approval) =>
-    run.complete(
-      node,
-      errorResult(node, code, message, approval === undefined ? {} : { approval }),
-    );
   if (isDone(node)) return; // cancelled by a `call-started` handler
 
   const argumentsError = argumentsErrorOf(node.input);
   if (argumentsError !== undefined) {
-    return fail('invalid_arguments', `Invalid arguments for "${node.toolName}": ${argumentsError}`);
+    return fail(
+      run,
+      node,
+      'invalid_arguments',
+      `Invalid arguments for "${node.toolName}": ${argumentsError}`,
+    );
   }
   let args: JsonObject = call.arguments;
   if (node.hasReferences) {
     const resolved = resolveReferences(args, run.outputOf);
-    if (!resolved.ok) return fail('invalid_arguments', resolved.error.message);
+    if (!resolved.ok) return fail(run, node, 'invalid_arguments', resolved.error.message);
     args = resolved.value as JsonObject;
   }
 
@@ -75,23 +75,26 @@ async function pipeline(run: Run, node: CallNode): Promise<void> {
   try {
     tool = services.registry.get(node.toolName) ?? (await services.registry.resolve(node.toolName));
   } catch (error) {
-    return fail('tool_error', errorMessage(error));
+    return fail(run, node, 'tool_error', errorMessage(error));
   }
   if (isDone(node)) return;
   if (tool === undefined)
-    return fail('unknown_tool', unknownToolMessage(services.registry, node.toolName));
+    return fail(run, node, 'unknown_tool', unknownToolMessage(services.registry, node.toolName));
 
   const check = services.validator.check(tool, args);
-  if (!check.ok) return fail(check.schemaError ? 'tool_error' : 'invalid_arguments', check.message);
+  if (!check.ok)
+    return fail(run, node, check.schemaError ? 'tool_error' : 'invalid_arguments', check.message);
 
   const cache = services.cache;
   const ttl = cache === undefined ? 0 : (tool.cache_ttl_seconds ?? 0);
   let key: string | undefined;
   if (services.dedupe || ttl > 0) {
     const canonical = canonicalJson(args);
-    if (canonical !== undefined) key = cacheKey(tool.name, canonical);
+    if (canonical !== undefined) {
+      if (services.dedupe && run.joinIdentical(tool, canonical, node)) return;
+      if (ttl > 0) key = cacheKey(tool.name, canonical);
+    }
   }
-  if (key !== undefined && services.dedupe && run.joinIdentical(key, node)) return;
 
   const approval = services.policy.decide(tool, call);
   if (approval === 'deny') {
@@ -132,13 +135,14 @@ async function pipeline(run: Run, node: CallNode): Promise<void> {
   }
 
   const outcome = await invoke(run, node, tool, check.value, call);
-  if (outcome === undefined) return; // cancelled meanwhile
+  if (outcome === undefined || isDone(node)) return; // cancelled meanwhile
   if (outcome.kind === 'timeout')
-    return fail('timeout', timeoutMessage(outcome.timeoutMs), approval);
+    return fail(run, node, 'timeout', timeoutMessage(outcome.timeoutMs), approval);
   if (outcome.kind === 'error') {
     const { error } = outcome;
-    if (ToolExecutionError.isInstance(error)) return fail(error.errorCode, error.message, approval);
-    return fail('tool_error', errorMessage(error), approval);
+    if (ToolExecutionError.isInstance(error))
+      return fail(run, node, error.errorCode, error.message, approval);
+    return fail(run, node, 'tool_error', errorMessage(error), approval);
   }
 
   let output: JsonValue;
@@ -206,6 +210,15 @@ async function invoke(
 ): Promise<Outcome | undefined> {
   const attempts = 1 + (tool.retries ?? 0);
   const timeoutMs = tool.timeout_ms ?? run.services.timeoutMs;
+  if (attempts === 1 && timeoutMs === undefined) {
+    // The common case: one attempt, no timer — no retry loop, no extra promise.
+    try {
+      const value = tool.execute(args as never, toolContext(run, node, run.signal, call, 1));
+      return { kind: 'ok', value: isPromiseLike(value) ? await value : value };
+    } catch (error) {
+      return { kind: 'error', error };
+    }
+  }
   for (let attempt = 1; ; attempt++) {
     if (isDone(node)) return undefined; // never start work (or a timer) for a cancelled call
     const outcome = await attemptOnce(run, node, tool, args, call, attempt, timeoutMs);
@@ -244,13 +257,7 @@ function attemptOnce(
     controller = new AbortController();
     node.controller = controller;
   }
-  const context: ToolContext = {
-    signal: controller?.signal ?? run.signal,
-    call,
-    attempt,
-    runId: run.runId,
-    reportProgress: (progress) => run.progress(node, progress),
-  };
+  const context = toolContext(run, node, controller?.signal ?? run.signal, call, attempt);
   let value: unknown;
   try {
     value = tool.execute(args as never, context);
@@ -288,6 +295,33 @@ function attemptOnce(
       (error: unknown) => settle({ kind: 'error', error }),
     );
   });
+}
+
+/** Completes a call with an error result. */
+function fail(
+  run: Run,
+  node: CallNode,
+  code: ToolErrorCode,
+  message: string,
+  approval?: Approval,
+): void {
+  run.complete(node, errorResult(node, code, message, approval === undefined ? {} : { approval }));
+}
+
+function toolContext(
+  run: Run,
+  node: CallNode,
+  signal: AbortSignal,
+  call: ToolCall,
+  attempt: number,
+): ToolContext {
+  return {
+    signal,
+    call,
+    attempt,
+    runId: run.runId,
+    reportProgress: (progress) => run.progress(node, progress),
+  };
 }
 
 function cachedResult(node: CallNode, hit: CachedResult, approval: Approval): ToolResult {

@@ -105,7 +105,8 @@ export class Run implements ExecutionRun {
   #channel: EventChannel<ExecutorEvent> | undefined;
   #startedEvent: PlanStartedEvent | undefined;
   #waitingFor: Map<string, CallNode[]> | undefined;
-  #identical: Map<string, CallNode> | undefined;
+  /** Per tool: canonical arguments → the first call made with them. */
+  #identical: Map<object, Map<string, CallNode>> | undefined;
   #queue: CallNode[] = [];
   #queueHead = 0;
   #running = 0;
@@ -283,11 +284,16 @@ export class Run implements ExecutionRun {
    * Joins an identical call seen earlier in this run (same tool, same canonical
    * arguments): returns true when `node` will get a copy of that call's result.
    */
-  joinIdentical(key: string, node: CallNode): boolean {
+  joinIdentical(tool: object, canonicalArguments: string, node: CallNode): boolean {
     this.#identical ??= new Map();
-    const leader = this.#identical.get(key);
+    let seen = this.#identical.get(tool);
+    if (seen === undefined) {
+      seen = new Map();
+      this.#identical.set(tool, seen);
+    }
+    const leader = seen.get(canonicalArguments);
     if (leader === undefined) {
-      this.#identical.set(key, node);
+      seen.set(canonicalArguments, node);
       return false;
     }
     if (leader.state === CallState.Done) {
