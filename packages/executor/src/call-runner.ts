@@ -12,13 +12,13 @@ import {
 } from '@mtpx/protocol';
 import { type CallNode, CallState } from './call-node';
 import { canonicalJson } from './canonical-json';
-import type { ToolContext } from './define-tool';
 import { errorMessage, ToolExecutionError } from './errors';
 import type { Run } from './execution-run';
 import { isPromiseLike } from './promise-like';
 import { type CachedResult, cacheKey } from './result-cache';
 import { retryDelay } from './retry-backoff';
 import { timeoutMessage } from './run-messages';
+import { CallContext } from './tool-context';
 import { errorResult, isoNow, mediaOf, successResult } from './tool-results';
 import type { AnyTool } from './toolkit';
 import { unknownToolMessage } from './unknown-tool';
@@ -213,7 +213,7 @@ async function invoke(
   if (attempts === 1 && timeoutMs === undefined) {
     // The common case: one attempt, no timer — no retry loop, no extra promise.
     try {
-      const value = tool.execute(args as never, toolContext(run, node, run.signal, call, 1));
+      const value = tool.execute(args as never, new CallContext(run, node, call, 1, undefined));
       return { kind: 'ok', value: isPromiseLike(value) ? await value : value };
     } catch (error) {
       return { kind: 'error', error };
@@ -238,7 +238,7 @@ async function invoke(
         error: error.message,
       });
     }
-    await run.sleep(node, delayMs);
+    await backoff(node, delayMs);
   }
 }
 
@@ -257,7 +257,7 @@ function attemptOnce(
     controller = new AbortController();
     node.controller = controller;
   }
-  const context = toolContext(run, node, controller?.signal ?? run.signal, call, attempt);
+  const context = new CallContext(run, node, call, attempt, controller);
   let value: unknown;
   try {
     value = tool.execute(args as never, context);
@@ -297,6 +297,21 @@ function attemptOnce(
   });
 }
 
+/** Waits `delayMs` before a retry; cancellation (which calls `node.wake`) ends it early. */
+function backoff(node: CallNode, delayMs: number): Promise<void> {
+  if (isDone(node)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const wake = () => {
+      clearTimeout(node.timer);
+      node.timer = undefined;
+      node.wake = undefined;
+      resolve();
+    };
+    node.wake = wake;
+    node.timer = setTimeout(wake, delayMs);
+  });
+}
+
 /** Completes a call with an error result. */
 function fail(
   run: Run,
@@ -306,22 +321,6 @@ function fail(
   approval?: Approval,
 ): void {
   run.complete(node, errorResult(node, code, message, approval === undefined ? {} : { approval }));
-}
-
-function toolContext(
-  run: Run,
-  node: CallNode,
-  signal: AbortSignal,
-  call: ToolCall,
-  attempt: number,
-): ToolContext {
-  return {
-    signal,
-    call,
-    attempt,
-    runId: run.runId,
-    reportProgress: (progress) => run.progress(node, progress),
-  };
 }
 
 function cachedResult(node: CallNode, hit: CachedResult, approval: Approval): ToolResult {

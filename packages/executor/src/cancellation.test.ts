@@ -63,6 +63,42 @@ describe('cancellation', () => {
     expect(log.order().filter((label) => label === 'call-skipped:after_a')).toHaveLength(1);
   });
 
+  it('gives every call its own signal, so listeners never pile up on one target', async () => {
+    const gated = gatedTool();
+    const keys = Array.from({ length: 20 }, (_, index) => `k${index}`);
+    const log = eventLog();
+    const allStarted = waitForEvent(
+      () => log.order().filter((label) => label.startsWith('call-started')).length === 20,
+    );
+    const run = createExecutor({ tools: [gated.tool] }).start({
+      onEvent: allOf(log.onEvent, allStarted.handler),
+    });
+    for (const key of keys) run.add({ id: key, name: 'test.wait', arguments: { key } });
+    run.end();
+    await allStarted.promise;
+    const signals = keys.map((key) => gated.signals.get(key));
+    expect(new Set(signals).size).toBe(20);
+    run.cancel();
+    expect(signals.every((signal) => signal?.aborted)).toBe(true);
+    expect((await run.results).every((result) => result.error_code === 'cancelled')).toBe(true);
+  });
+
+  it('cancels each copy of a deduplicated call in its own right', async () => {
+    const gated = gatedTool();
+    const run = createExecutor({ tools: [gated.tool] }).start();
+    run.add({ id: 'first', name: 'test.wait', arguments: { key: 'same' } });
+    run.add({ id: 'copy', name: 'test.wait', arguments: { key: 'same' } });
+    run.cancel();
+    run.end();
+    expect(
+      (await run.results).map((result) => [result.call_id, result.error_code, result.cached]),
+    ).toEqual([
+      ['first', 'cancelled', false],
+      ['copy', 'cancelled', false],
+    ]);
+    expect(gated.calls.get('same')).toBe(1);
+  });
+
   it('cancels everything when the signal is already aborted, and says why', async () => {
     const gated = gatedTool();
     const results = await createExecutor({ tools: [gated.tool] }).executeToolCalls(

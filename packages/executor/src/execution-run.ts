@@ -9,62 +9,21 @@ import { appended, BatchGate, CallNode, CallState } from './call-node';
 import { runCall } from './call-runner';
 import type { ToolProgress } from './define-tool';
 import { ExecutorError } from './errors';
-import { EventChannel } from './event-channel';
-import type { ExecutorEvent, ExecutorEventHandler, PlanStartedEvent } from './events';
+import type { ExecutorEvent } from './events';
 import type { ExecutorServices } from './executor-services';
+import { IdenticalCalls } from './identical-calls';
+import { callFinishedEvent, callSkippedEvent, planFinishedEvent, RunEvents } from './run-events';
 import {
   cancelledMessage,
   cycleMessage,
   dependencyFailedMessage,
   duplicateIdMessage,
-  missingDependencyMessage,
   reusedIdMessage,
   selfReferenceMessage,
 } from './run-messages';
+import { type ExecutionRun, historyLookup, type RunOptions } from './run-options';
 import { copiedResult, errorResult } from './tool-results';
-import { findWaitingCycles } from './waiting-cycles';
-
-/** Results of earlier rounds by call id: `$ref`s and `depends_on` may name them. */
-export type RunHistory = ReadonlyMap<string, ToolResult> | Readonly<Record<string, ToolResult>>;
-
-/** Options of a run: `executor.start`, `execute`, `executeToolCalls`, `stream`. */
-export interface RunOptions {
-  /** Aborting it cancels the run: in-flight calls are aborted, unstarted ones skipped. */
-  signal?: AbortSignal;
-  /** Results of earlier rounds, by call id (a `Map` or a plain object). */
-  history?: RunHistory;
-  /** Receives every event as it happens. Must not throw (if it does, `results` rejects once the run is done). */
-  onEvent?: ExecutorEventHandler;
-  /** Stamped on every event as `runId` (an agent's run id). */
-  runId?: string;
-}
-
-/**
- * A run fed call by call — the shape an agent uses while a model is still streaming.
- * A call whose dependencies (`depends_on`, `$ref` targets) are finished starts at once;
- * one that needs a call not added yet waits for it. `end()` says no more calls are
- * coming: calls still waiting for ids that never arrived fail (`invalid_plan`), as do
- * calls in a dependency cycle, and their dependents are skipped (`dependency_failed`).
- */
-export interface ExecutionRun {
-  /** The caller's run id, if given. */
-  readonly runId: string | undefined;
-  /** Aborted when the run is cancelled; tools without a time limit receive this signal. */
-  readonly signal: AbortSignal;
-  /** Adds one call (possibly malformed: it then gets an error result). Throws `run_ended` after `end()`. */
-  add(call: ToolCallInput): void;
-  /** No more calls are coming. Idempotent. */
-  end(): void;
-  /** Cancels the run, like aborting the `signal` given to `start`. */
-  cancel(reason?: unknown): void;
-  /** One result per added call, in add order, once `end()` was called and every call is done. Never rejects for a call's failure. */
-  readonly results: Promise<ToolResult[]>;
-  /**
-   * The run's events as an async iterable (single consumer), from `plan-started` to
-   * `plan-finished`. Buffering starts when this is first read: read it before adding calls.
-   */
-  readonly events: AsyncIterable<ExecutorEvent>;
-}
+import { findWaitingCycles, missingTargets } from './unresolved-calls';
 
 /** How a planned call (from an ExecutionPlan) is added. */
 export interface PlannedCall {
@@ -91,22 +50,15 @@ export class Run implements ExecutionRun {
   readonly runId: string | undefined;
   readonly signal: AbortSignal;
   readonly results: Promise<ToolResult[]>;
-  /** True when someone receives events; no event object is made otherwise. */
-  listening: boolean;
-
   readonly #services: ExecutorServices;
   readonly #controller = new AbortController();
   readonly #startedAt = performance.now();
   readonly #nodes: CallNode[] = [];
   readonly #byId = new Map<string, CallNode>();
   readonly #history: (id: string) => ToolResult | undefined;
-  readonly #onEvent: ExecutorEventHandler | undefined;
-  readonly #plan: RunPlanInfo;
-  #channel: EventChannel<ExecutorEvent> | undefined;
-  #startedEvent: PlanStartedEvent | undefined;
+  readonly #events: RunEvents;
   #waitingFor: Map<string, CallNode[]> | undefined;
-  /** Per tool: canonical arguments → the first call made with them. */
-  #identical: Map<object, Map<string, CallNode>> | undefined;
+  #identical: IdenticalCalls | undefined;
   #queue: CallNode[] = [];
   #queueHead = 0;
   #running = 0;
@@ -118,8 +70,6 @@ export class Run implements ExecutionRun {
   #draining = false;
   #propagating = false;
   readonly #justSettled: CallNode[] = [];
-  #listenerFailed = false;
-  #listenerError: unknown;
   #detachSignal: (() => void) | undefined;
   #resolve!: (results: ToolResult[]) => void;
   #reject!: (error: unknown) => void;
@@ -129,15 +79,12 @@ export class Run implements ExecutionRun {
     this.runId = options.runId;
     this.signal = this.#controller.signal;
     this.#history = historyLookup(options.history);
-    this.#onEvent = options.onEvent;
-    this.#plan = plan;
-    this.listening = this.#onEvent !== undefined;
+    this.#events = new RunEvents(options.runId, options.onEvent, plan);
+    if (plan.bufferEvents) this.#events.channel();
     this.results = new Promise<ToolResult[]>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
     });
-    if (this.#onEvent !== undefined) this.#callHandler(this.#planStarted());
-    if (plan.bufferEvents) this.#openChannel();
 
     const external = options.signal;
     if (external?.aborted) {
@@ -150,7 +97,12 @@ export class Run implements ExecutionRun {
   }
 
   get events(): AsyncIterable<ExecutorEvent> {
-    return this.#channel ?? this.#openChannel();
+    return this.#events.channel();
+  }
+
+  /** True when someone receives events; callers build no event otherwise (internal). */
+  get listening(): boolean {
+    return this.#events.listening;
   }
 
   add(call: ToolCallInput): void {
@@ -285,37 +237,15 @@ export class Run implements ExecutionRun {
    * arguments): returns true when `node` will get a copy of that call's result.
    */
   joinIdentical(tool: object, canonicalArguments: string, node: CallNode): boolean {
-    this.#identical ??= new Map();
-    let seen = this.#identical.get(tool);
-    if (seen === undefined) {
-      seen = new Map();
-      this.#identical.set(tool, seen);
-    }
-    const leader = seen.get(canonicalArguments);
-    if (leader === undefined) {
-      seen.set(canonicalArguments, node);
-      return false;
-    }
+    this.#identical ??= new IdenticalCalls();
+    const leader = this.#identical.leaderFor(tool, canonicalArguments, node);
+    if (leader === undefined) return false;
     if (leader.state === CallState.Done) {
       this.complete(node, copiedResult(node, leader.result as ToolResult));
     } else {
       leader.copies = appended(leader.copies, node);
     }
     return true;
-  }
-
-  /** Waits `delayMs` before a retry; cancellation ends the wait early (internal). */
-  sleep(node: CallNode, delayMs: number): Promise<void> {
-    if (node.state === CallState.Done) return Promise.resolve();
-    return new Promise((resolve) => {
-      node.wake = () => {
-        clearTimeout(node.timer);
-        node.timer = undefined;
-        node.wake = undefined;
-        resolve();
-      };
-      node.timer = setTimeout(node.wake, delayMs);
-    });
   }
 
   /** Milliseconds since the run started. */
@@ -325,13 +255,13 @@ export class Run implements ExecutionRun {
 
   /** Emits an event (internal; callers check `listening` first so nothing is built in vain). */
   emit(event: ExecutorEvent): void {
-    this.#emit(event);
+    this.#events.emit(event);
   }
 
   /** `reportProgress` of a running call (internal). */
   progress(node: CallNode, progress: ToolProgress): void {
     if (!this.listening || node.state !== CallState.Running) return;
-    this.#emit({
+    this.#events.emit({
       type: 'call-progress',
       at: this.now(),
       callId: node.id,
@@ -423,7 +353,7 @@ export class Run implements ExecutionRun {
     this.#running++;
     node.startedAt = performance.now();
     if (this.listening) {
-      this.#emit({
+      this.#events.emit({
         type: 'call-started',
         at: node.startedAt - this.#startedAt,
         callId: node.id,
@@ -467,28 +397,11 @@ export class Run implements ExecutionRun {
     node.wake = undefined;
     if (this.listening) {
       const at = this.now();
-      const base = { at, callId: node.id, toolName: node.toolName };
-      if (dispatched) {
-        const event: ExecutorEvent = {
-          type: 'call-finished',
-          ...base,
-          durationMs: performance.now() - node.startedAt,
-          success: result.success,
-          cached: result.cached,
-          result,
-        };
-        if (result.approval !== undefined) event.approval = result.approval;
-        if (result.error_code !== undefined) event.errorCode = result.error_code;
-        this.#emit(event);
-      } else {
-        this.#emit({
-          type: 'call-skipped',
-          ...base,
-          errorCode: result.error_code ?? 'tool_error',
-          error: result.error ?? '',
-          result,
-        });
-      }
+      this.#events.emit(
+        dispatched
+          ? callFinishedEvent(node, result, at, performance.now() - node.startedAt)
+          : callSkippedEvent(node, result, at),
+      );
     }
     this.#justSettled.push(node);
     if (!this.#propagating) this.#propagate();
@@ -515,8 +428,16 @@ export class Run implements ExecutionRun {
       }
       const copies = node.copies;
       if (copies !== undefined) {
-        for (const copy of copies)
-          if (copy.state !== CallState.Done) this.#settle(copy, copiedResult(copy, result));
+        for (const copy of copies) {
+          if (copy.state === CallState.Done) continue;
+          // A cancelled run cancels each copy in its own right; otherwise it shares the outcome.
+          this.#settle(
+            copy,
+            this.#aborted
+              ? errorResult(copy, 'cancelled', cancelledMessage(true, this.#abortReason))
+              : copiedResult(copy, result),
+          );
+        }
       }
       if (node.gate !== undefined) {
         node.gate.unfinished--;
@@ -543,19 +464,10 @@ export class Run implements ExecutionRun {
   #failMissing(): void {
     const waitingFor = this.#waitingFor;
     if (waitingFor === undefined || waitingFor.size === 0) return;
-    const missing = new Map<CallNode, string[]>();
-    for (const [target, waiters] of waitingFor) {
-      for (const waiter of waiters) {
-        if (waiter.state === CallState.Done) continue;
-        const messages = missing.get(waiter);
-        const message = missingDependencyMessage(waiter, target);
-        if (messages === undefined) missing.set(waiter, [message]);
-        else messages.push(message);
-      }
-    }
+    const missing = missingTargets(waitingFor);
     waitingFor.clear();
-    for (const [waiter, messages] of missing) {
-      if (waiter.state !== CallState.Done) this.#skip(waiter, 'invalid_plan', messages.join(' '));
+    for (const [waiter, message] of missing) {
+      if (waiter.state !== CallState.Done) this.#skip(waiter, 'invalid_plan', message);
     }
   }
 
@@ -583,82 +495,20 @@ export class Run implements ExecutionRun {
     this.#detachSignal?.();
     this.#identical = undefined;
     const results = this.#nodes.map((node) => node.result as ToolResult);
-    if (this.listening) {
-      let succeeded = 0;
-      let skipped = 0;
-      for (const result of results) {
-        if (result.success) succeeded++;
-        else if (result.skipped) skipped++;
-      }
-      this.#emit({
-        type: 'plan-finished',
-        at: this.now(),
-        durationMs: this.now(),
-        succeeded,
-        failed: results.length - succeeded - skipped,
-        skipped,
-        results,
-      });
-    }
-    this.#channel?.close();
-    if (this.#listenerFailed) {
+    if (this.listening) this.#events.emit(planFinishedEvent(results, this.now()));
+    this.#events.close();
+    const failure = this.#events.handlerFailure();
+    if (failure !== undefined) {
+      const { error } = failure;
       this.#reject(
         new ExecutorError({
           code: 'event_handler_failed',
-          message: `An onEvent handler threw: ${this.#listenerError instanceof Error ? this.#listenerError.message : String(this.#listenerError)}`,
-          cause: this.#listenerError,
+          message: `An onEvent handler threw: ${error instanceof Error ? error.message : String(error)}`,
+          cause: error,
         }),
       );
     } else {
       this.#resolve(results);
     }
   }
-
-  /** The `plan-started` event, made once (the handler gets it at once; a channel when opened). */
-  #planStarted(): PlanStartedEvent {
-    if (this.#startedEvent === undefined) {
-      const event: PlanStartedEvent = {
-        type: 'plan-started',
-        at: 0,
-        issues: this.#plan.issues ?? [],
-      };
-      if (this.#plan.callCount !== undefined) event.callCount = this.#plan.callCount;
-      if (this.runId !== undefined) event.runId = this.runId;
-      this.#startedEvent = event;
-    }
-    return this.#startedEvent;
-  }
-
-  #openChannel(): EventChannel<ExecutorEvent> {
-    const channel = new EventChannel<ExecutorEvent>();
-    this.#channel = channel;
-    this.listening = true;
-    channel.push(this.#planStarted());
-    if (this.#completed) channel.close();
-    return channel;
-  }
-
-  #emit(event: ExecutorEvent): void {
-    if (this.runId !== undefined) event.runId = this.runId;
-    if (this.#onEvent !== undefined) this.#callHandler(event);
-    this.#channel?.push(event);
-  }
-
-  #callHandler(event: ExecutorEvent): void {
-    try {
-      (this.#onEvent as ExecutorEventHandler)(event);
-    } catch (error) {
-      if (!this.#listenerFailed) {
-        this.#listenerFailed = true;
-        this.#listenerError = error;
-      }
-    }
-  }
-}
-
-function historyLookup(history: RunHistory | undefined): (id: string) => ToolResult | undefined {
-  if (history === undefined) return () => undefined;
-  if (history instanceof Map) return (id) => history.get(id);
-  const record = history as Readonly<Record<string, ToolResult>>;
-  return (id) => (Object.hasOwn(record, id) ? record[id] : undefined);
 }

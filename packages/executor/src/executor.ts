@@ -2,7 +2,7 @@ import type { ExecutionPlanInput, ToolCallInput, ToolResult } from '@mtpx/protoc
 import { ArgumentValidator } from './argument-validator';
 import { ExecutorError } from './errors';
 import type { ExecutorEvent } from './events';
-import { type ExecutionRun, Run, type RunOptions } from './execution-run';
+import { Run } from './execution-run';
 import type { ExecutorServices } from './executor-services';
 import { addPlan, layOutPlan, type Scheduling } from './plan-intake';
 import { InMemoryResultCache, type ResultCache } from './result-cache';
@@ -13,6 +13,7 @@ import {
   type ToolPolicy,
   toPolicy,
 } from './risk-policy';
+import type { ExecutionRun, RunOptions } from './run-options';
 import { ToolRegistry } from './tool-registry';
 import type { AnyTool, Toolkit } from './toolkit';
 

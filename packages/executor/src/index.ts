@@ -33,7 +33,6 @@ export type {
   PlanFinishedEvent,
   PlanStartedEvent,
 } from './events';
-export type { ExecutionRun, RunHistory, RunOptions } from './execution-run';
 export {
   createExecutor,
   type ExecuteOptions,
@@ -55,6 +54,7 @@ export {
   type RiskPolicyOptions,
   type ToolPolicy,
 } from './risk-policy';
+export type { ExecutionRun, RunHistory, RunOptions } from './run-options';
 export { ToolRegistry } from './tool-registry';
 export { type AnyTool, defineToolkit, type Toolkit } from './toolkit';
 export { VERSION } from './version';

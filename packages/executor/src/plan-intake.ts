@@ -5,7 +5,8 @@ import {
   validateExecutionPlan,
 } from '@mtpx/protocol';
 import type { BatchGate, CallNode } from './call-node';
-import type { Run, RunHistory } from './execution-run';
+import type { Run } from './execution-run';
+import type { RunHistory } from './run-options';
 
 /** How a plan's batches are run. */
 export type Scheduling = 'eager' | 'batches';

@@ -1,4 +1,24 @@
 import { type CallNode, CallState } from './call-node';
+import { missingDependencyMessage } from './run-messages';
+
+/**
+ * At the end of a run, the calls still waiting for ids that never arrived, each with the
+ * message naming every missing id.
+ */
+export function missingTargets(
+  waitingFor: ReadonlyMap<string, readonly CallNode[]>,
+): Map<CallNode, string> {
+  const missing = new Map<CallNode, string>();
+  for (const [target, waiters] of waitingFor) {
+    for (const waiter of waiters) {
+      if (waiter.state === CallState.Done) continue;
+      const message = missingDependencyMessage(waiter, target);
+      const earlier = missing.get(waiter);
+      missing.set(waiter, earlier === undefined ? message : `${earlier} ${message}`);
+    }
+  }
+  return missing;
+}
 
 /**
  * The cycles among calls that are still waiting once a run has ended: the strongly
