@@ -78,8 +78,10 @@ export type ExecutorErrorCode =
   | 'toolkit_load_failed'
   /** An executor option is out of range. */
   | 'invalid_option'
-  /** `add` or `end` was called on a run that has already ended. */
+  /** `add` was called on a run that has already ended. */
   | 'run_ended'
+  /** A run's `events` were iterated a second time (they have one consumer; use `onEvent` for more). */
+  | 'events_already_iterated'
   /** An `onEvent` callback threw; the run finished, but its results are withheld. */
   | 'event_handler_failed';
 

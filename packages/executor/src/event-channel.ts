@@ -34,7 +34,7 @@ export class EventChannel<T> implements AsyncIterable<T> {
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#taken) {
       throw new ExecutorError({
-        code: 'invalid_option',
+        code: 'events_already_iterated',
         message:
           "A run's events can be iterated once; pass `onEvent` to observe them from several places.",
       });

@@ -85,8 +85,14 @@ export interface Executor {
  * ```
  */
 export function createExecutor(options: ExecutorOptions): Executor {
-  const registry =
-    options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools ?? []);
+  const tools: unknown = options?.tools;
+  if (!Array.isArray(tools) && typeof (tools as ToolRegistry | undefined)?.resolve !== 'function') {
+    throw invalidOption('`tools` must be a ToolRegistry or a list of tools and toolkits.');
+  }
+  // Not `instanceof`: a registry from another copy of this package works as well.
+  const registry = Array.isArray(options.tools)
+    ? new ToolRegistry(options.tools)
+    : (options.tools as ToolRegistry);
   const concurrency = options.concurrency ?? Number.POSITIVE_INFINITY;
   if (
     !(
