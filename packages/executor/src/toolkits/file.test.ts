@@ -129,6 +129,11 @@ describe('the file toolkit', () => {
       '"notes.txt" is not a directory.',
     );
     const executor = createExecutor({ tools: [fileToolkit({ root, maxReadBytes: 4 })] });
+    const capped = createExecutor({ tools: [fileToolkit({ root, maxSearchFiles: 1 })] });
+    const [search] = await capped.executeToolCalls([
+      { id: 'c', name: 'file.search_in_files', arguments: { query: 'milk' } },
+    ]);
+    expect(search?.output).toMatchObject({ files_searched: 1, truncated: true });
     const [big] = await executor.executeToolCalls([
       { id: 'c', name: 'file.read_file', arguments: { path: 'notes.txt' } },
     ]);

@@ -18,6 +18,8 @@ export interface FileToolkitOptions {
   maxSearchResults?: number;
   /** Files larger than this are skipped by `search_in_files`, in bytes. Default 1 MiB. */
   maxSearchFileBytes?: number;
+  /** Most text files one `search_in_files` call searches. Default 5,000. */
+  maxSearchFiles?: number;
   /** Include `write_file`. Default true. */
   writable?: boolean;
 }
@@ -47,6 +49,7 @@ function fileTools(options: FileToolkitOptions) {
   const maxListEntries = options.maxListEntries ?? 1000;
   const maxSearchResults = options.maxSearchResults ?? 100;
   const maxSearchFileBytes = options.maxSearchFileBytes ?? 1024 * 1024;
+  const maxSearchFiles = options.maxSearchFiles ?? 5000;
 
   const directoryAt = async (path: string) => {
     const absolute = await root.resolve(path, 'existing');
@@ -190,7 +193,12 @@ function fileTools(options: FileToolkitOptions) {
         } else {
           for await (const { entry, absolute } of walk(start, true, signal)) {
             if (truncated) break;
-            if (entry.isFile()) await searchFile(absolute);
+            if (!entry.isFile()) continue;
+            if (filesSearched >= maxSearchFiles) {
+              truncated = true;
+              break;
+            }
+            await searchFile(absolute);
           }
         }
         return { query, matches, files_searched: filesSearched, truncated };
