@@ -4,7 +4,7 @@ import { MtpxError } from '@mtpx/protocol';
 export type ProviderErrorCode =
   /** No API key was passed and the environment variable that holds it is unset. */
   | 'missing_api_key'
-  /** The options given to a provider factory are unusable (an unknown preset, say). */
+  /** The options are unusable: an unknown preset, or a request the SDK refuses to send. */
   | 'invalid_options'
   /** The API answered with an error status (after the SDK's own retries). */
   | 'api_error'

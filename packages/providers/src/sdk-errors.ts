@@ -139,9 +139,11 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
       message: `${provider}: the response stream broke off: ${sdkMessage}`,
     });
   }
+  // Not an API answer and not a connection failure: the SDK refused the request itself
+  // (missing credentials, a `max_tokens` too large for a non-streamed call, …).
   return new ProviderError({
     ...base,
-    code: 'connection_error',
-    message: `${provider}: the request failed: ${sdkMessage}`,
+    code: 'invalid_options',
+    message: `${provider}: the request could not be sent: ${sdkMessage}`,
   });
 }

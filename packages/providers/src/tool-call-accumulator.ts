@@ -1,4 +1,5 @@
 import type { AssistantToolCall, ProviderEvent } from '@mtpx/protocol';
+import { createFallbackCallId } from './call-ids';
 import { ProviderError } from './provider-error';
 import { assistantToolCall, parseToolArguments } from './tool-arguments';
 
@@ -30,7 +31,7 @@ export interface ToolCallAccumulatorOptions {
   readiness: ReadinessRule;
   /** Maps a wire name back to the MTP tool name. */
   mapName?: (providerName: string) => string;
-  /** An id for a call the API sent without one. */
+  /** An id for a call the API sent without one; `call_mtpx_<random>` by default. */
   createId?: () => string;
 }
 
@@ -49,12 +50,6 @@ interface Slot {
   argumentsText: string;
   call: AssistantToolCall | undefined;
 }
-
-let fallbackIds = 0;
-const defaultCreateId = () => {
-  fallbackIds += 1;
-  return `call_mtpx_${Date.now().toString(36)}_${fallbackIds}`;
-};
 
 /**
  * Assembles tool calls from streamed fragments and decides when each one is complete,
@@ -175,7 +170,7 @@ export class ToolCallAccumulator {
   }
 
   #ready(slot: Slot): ProviderEvent {
-    slot.id ??= (this.#options.createId ?? defaultCreateId)();
+    slot.id ??= (this.#options.createId ?? createFallbackCallId)();
     const name = slot.wireName === undefined ? '' : this.#mapName(slot.wireName);
     slot.call = assistantToolCall(slot.id, name, slot.argumentsText);
     return { type: 'tool-call-ready', index: slot.order, toolCall: slot.call };

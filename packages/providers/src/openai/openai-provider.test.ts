@@ -45,6 +45,11 @@ const json = (
 
 const ask: Message[] = [{ role: 'user', content: 'What is 15 + (4 × (18 − 6)) / 3?' }];
 const requestBody = (index = 0) => server?.requests[index]?.body;
+/** The body with each tool reduced to its wire name (the first test snapshots whole tools). */
+const requestBodyWithToolNames = (index = 0) => {
+  const body = requestBody(index) as { tools?: Array<{ function: { name: string } }> };
+  return { ...body, tools: body.tools?.map((tool) => tool.function.name) };
+};
 
 describe('createOpenAIProvider against a Chat Completions server', () => {
   it('returns parallel calls with dotted names mapped back, and sends mapped tool names', async () => {
@@ -157,7 +162,7 @@ describe('createOpenAIProvider against a Chat Completions server', () => {
     ]);
     expect(finish.turn.usage?.totalTokens).toBe(308);
     expect(events.at(-2)).toEqual({ type: 'usage', usage: finish.turn.usage });
-    expect(requestBody()).toMatchInlineSnapshot(`
+    expect(requestBodyWithToolNames()).toMatchInlineSnapshot(`
       {
         "messages": [
           {
@@ -171,94 +176,10 @@ describe('createOpenAIProvider against a Chat Completions server', () => {
           "include_usage": true,
         },
         "tools": [
-          {
-            "function": {
-              "description": "Add two numbers.",
-              "name": "calculator_add",
-              "parameters": {
-                "properties": {
-                  "a": {
-                    "type": "number",
-                  },
-                  "b": {
-                    "type": "number",
-                  },
-                },
-                "required": [
-                  "a",
-                  "b",
-                ],
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
-          {
-            "function": {
-              "description": "Subtract two numbers.",
-              "name": "calculator_subtract",
-              "parameters": {
-                "properties": {
-                  "a": {
-                    "type": "number",
-                  },
-                  "b": {
-                    "type": "number",
-                  },
-                },
-                "required": [
-                  "a",
-                  "b",
-                ],
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
-          {
-            "function": {
-              "description": "Multiply two numbers.",
-              "name": "calculator_multiply",
-              "parameters": {
-                "properties": {
-                  "a": {
-                    "type": "number",
-                  },
-                  "b": {
-                    "type": "number",
-                  },
-                },
-                "required": [
-                  "a",
-                  "b",
-                ],
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
-          {
-            "function": {
-              "description": "Divide two numbers.",
-              "name": "calculator_divide",
-              "parameters": {
-                "properties": {
-                  "a": {
-                    "type": "number",
-                  },
-                  "b": {
-                    "type": "number",
-                  },
-                },
-                "required": [
-                  "a",
-                  "b",
-                ],
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
+          "calculator_add",
+          "calculator_subtract",
+          "calculator_multiply",
+          "calculator_divide",
         ],
       }
     `);
@@ -435,7 +356,7 @@ describe('createOpenAIProvider against a Chat Completions server', () => {
       content: '15 + 27 = 42, and notes.txt says: buy milk.',
     });
     expect(turn.finishReason).toBe('stop');
-    expect(requestBody()).toMatchInlineSnapshot(`
+    expect(requestBodyWithToolNames()).toMatchInlineSnapshot(`
       {
         "messages": [
           {
@@ -482,46 +403,8 @@ describe('createOpenAIProvider against a Chat Completions server', () => {
         "model": "gpt-4.1-mini",
         "stream": false,
         "tools": [
-          {
-            "function": {
-              "description": "Add two numbers.",
-              "name": "calculator_add",
-              "parameters": {
-                "properties": {
-                  "a": {
-                    "type": "number",
-                  },
-                  "b": {
-                    "type": "number",
-                  },
-                },
-                "required": [
-                  "a",
-                  "b",
-                ],
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
-          {
-            "function": {
-              "description": "Read a text file.",
-              "name": "file_read_file",
-              "parameters": {
-                "properties": {
-                  "path": {
-                    "type": "string",
-                  },
-                },
-                "required": [
-                  "path",
-                ],
-                "type": "object",
-              },
-            },
-            "type": "function",
-          },
+          "calculator_add",
+          "file_read_file",
         ],
       }
     `);
@@ -552,98 +435,5 @@ describe('createOpenAIProvider against a Chat Completions server', () => {
         },
       }
     `);
-  });
-});
-
-describe('createOpenAIProvider errors and retries', () => {
-  it('lets the SDK retry a 429 (honouring retry-after) and then succeeds', async () => {
-    const provider = await providerFor(
-      [
-        json('rate-limited', 429, { 'retry-after': '0', 'x-request-id': 'req_429' }),
-        json('parallel-calls'),
-      ],
-      2,
-    );
-    const turn = await provider.generate({ messages: ask, tools: calculatorTools });
-    expect(turn.message.tool_calls).toHaveLength(2);
-    expect(server?.requests).toHaveLength(2);
-    expect(server?.requests[1]?.headers['x-stainless-retry-count']).toBe('1');
-  });
-
-  it('throws a typed, retryable error after the SDK has spent its retries on 500s, and retries no more', async () => {
-    const failure = json('server-error', 500, { 'retry-after': '0', 'x-request-id': 'req_500' });
-    const provider = await providerFor([failure, failure, failure, failure, failure], 2);
-    const error = await provider
-      .generate({ messages: ask, tools: calculatorTools })
-      .catch((caught) => caught);
-    expect(ProviderError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({
-      code: 'api_error',
-      provider: 'openai',
-      status: 500,
-      isRetryable: true,
-      requestId: 'req_500',
-      providerMessage: 'The server had an error while processing your request. Sorry about that!',
-    });
-    expect(error.message).toBe(
-      'openai: 500 The server had an error while processing your request. Sorry about that!',
-    );
-    // One request and exactly maxRetries retries: MTPX adds none of its own.
-    expect(server?.requests).toHaveLength(3);
-  });
-
-  it('does not retry a 400 and keeps the provider message', async () => {
-    const body = {
-      error: {
-        message: "Invalid 'tools[0].function.name'",
-        type: 'invalid_request_error',
-        param: 'tools[0].function.name',
-        code: 'invalid_value',
-      },
-    };
-    const provider = await providerFor([{ type: 'json', status: 400, body }], 2);
-    const error = await provider
-      .stream({ messages: ask, tools: calculatorTools })
-      [Symbol.asyncIterator]()
-      .next()
-      .catch((caught) => caught);
-    expect(error).toMatchObject({
-      code: 'api_error',
-      status: 400,
-      isRetryable: false,
-      providerCode: 'invalid_value',
-    });
-    expect(server?.requests).toHaveLength(1);
-  });
-
-  it('turns a cancelled request into an aborted error', async () => {
-    const provider = await providerFor([{ ...json('parallel-calls'), delayMs: 60_000 }]);
-    const controller = new AbortController();
-    const pending = provider.generate({
-      messages: ask,
-      tools: calculatorTools,
-      signal: controller.signal,
-    });
-    controller.abort();
-    const error = await pending.catch((caught) => caught);
-    expect(error).toMatchObject({ code: 'aborted', isRetryable: false });
-  });
-
-  it('reports a cancelled stream as aborted, not as a finished turn', async () => {
-    const provider = await providerFor([sse('seed-chain')]);
-    const controller = new AbortController();
-    const events: ProviderEvent[] = [];
-    const error = await (async () => {
-      for await (const event of provider.stream({
-        messages: ask,
-        tools: calculatorTools,
-        signal: controller.signal,
-      })) {
-        events.push(event);
-        if (event.type === 'tool-call-ready') controller.abort();
-      }
-    })().catch((caught) => caught);
-    expect(error).toMatchObject({ code: 'aborted' });
-    expect(events.some((event) => event.type === 'finish')).toBe(false);
   });
 });

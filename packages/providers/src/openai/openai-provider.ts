@@ -1,6 +1,7 @@
 import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
 import OpenAI, { type ClientOptions } from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
+import { createFallbackCallId } from '../call-ids';
 import { ProviderError } from '../provider-error';
 import { toProviderError } from '../sdk-errors';
 import { describeFailure, streamInterruptedError } from '../stream-interruption';
@@ -59,12 +60,6 @@ export interface OpenAIProvider extends Provider {
   readonly preset: OpenAICompatiblePresetName;
   /** The `openai` client the provider sends requests with. */
   readonly client: OpenAI;
-}
-
-let generatedIds = 0;
-function createCallId(): string {
-  generatedIds += 1;
-  return `call_mtpx_${Date.now().toString(36)}_${generatedIds}`;
 }
 
 function buildClient(options: OpenAIProviderOptions): OpenAI {
@@ -132,7 +127,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     return {
       provider: label,
       names: createToolNameMapping(request.tools.map((tool) => tool.name)),
-      createId: createCallId,
+      createId: createFallbackCallId,
     };
   }
 

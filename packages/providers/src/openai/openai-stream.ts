@@ -45,7 +45,10 @@ export class OpenAIStreamAssembler {
     const usage = openAIUsage(chunk.usage);
     if (usage !== undefined) this.#usage = usage;
 
-    const choice = chunk.choices?.find((candidate) => candidate.index === 0) ?? chunk.choices?.[0];
+    // The first choice only (n > 1 is not supported); a server that omits `index` has one.
+    const choice =
+      chunk.choices?.find((candidate) => candidate.index === 0) ??
+      (chunk.choices?.[0]?.index == null ? chunk.choices?.[0] : undefined);
     if (choice == null) return [];
     const events: ProviderEvent[] = [];
     const delta = choice.delta ?? {};

@@ -92,8 +92,24 @@ function formatEvent(event: SseEvent): string {
   return `${name === undefined ? '' : `event: ${name}\n`}${dataLines}\n\n`;
 }
 
-async function writeSse(response: ServerResponse, script: SseResponseScript): Promise<void> {
-  if (script.firstByteDelayMs) await delay(script.firstByteDelayMs);
+/** Waits, unless the exchange is over first (the client went away or the server closed). */
+async function pause(milliseconds: number | undefined, signal: AbortSignal): Promise<boolean> {
+  if (signal.aborted) return false;
+  if (!milliseconds) return true;
+  try {
+    await delay(milliseconds, undefined, { signal });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function writeSse(
+  response: ServerResponse,
+  script: SseResponseScript,
+  signal: AbortSignal,
+): Promise<void> {
+  if (!(await pause(script.firstByteDelayMs, signal))) return;
   response.writeHead(script.status ?? 200, {
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
@@ -101,7 +117,7 @@ async function writeSse(response: ServerResponse, script: SseResponseScript): Pr
     ...script.headers,
   });
   for (const [index, event] of script.events.entries()) {
-    if (index > 0 && script.chunkDelayMs) await delay(script.chunkDelayMs);
+    if (index > 0 && !(await pause(script.chunkDelayMs, signal))) return;
     if (response.destroyed) return;
     response.write(formatEvent(event));
   }
@@ -114,8 +130,12 @@ async function writeSse(response: ServerResponse, script: SseResponseScript): Pr
   response.end();
 }
 
-async function writeJson(response: ServerResponse, script: JsonResponseScript): Promise<void> {
-  if (script.delayMs) await delay(script.delayMs);
+async function writeJson(
+  response: ServerResponse,
+  script: JsonResponseScript,
+  signal: AbortSignal,
+): Promise<void> {
+  if (!(await pause(script.delayMs, signal))) return;
   const text = typeof script.body === 'string' ? script.body : JSON.stringify(script.body);
   response.writeHead(script.status ?? 200, {
     'content-type': 'application/json',
@@ -141,6 +161,8 @@ async function writeJson(response: ServerResponse, script: JsonResponseScript): 
  */
 export async function startModelServer(options: ModelServerOptions): Promise<ModelServer> {
   const requests: RecordedRequest[] = [];
+  // Open exchanges, so closing the server ends their pending delays: no timer outlives it.
+  const exchanges = new Set<AbortController>();
   const answer = async (recorded: RecordedRequest, index: number): Promise<ResponseScript> => {
     const { responses } = options;
     if (typeof responses === 'function') return responses(recorded, index);
@@ -160,6 +182,14 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
   };
 
   const server = createServer((request, response) => {
+    // The exchange is over when the client goes away (a cancelled request) or the server closes.
+    const exchange = new AbortController();
+    exchanges.add(exchange);
+    response.on('close', () => {
+      exchange.abort();
+      exchanges.delete(exchange);
+    });
+    const { signal } = exchange;
     void (async () => {
       const rawBody = await readBody(request);
       const parsed = safeParseJson(rawBody);
@@ -177,8 +207,8 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
       const index = requests.length;
       requests.push(recorded);
       const script = await answer(recorded, index);
-      if (script.type === 'sse') await writeSse(response, script);
-      else await writeJson(response, script);
+      if (script.type === 'sse') await writeSse(response, script, signal);
+      else await writeJson(response, script, signal);
     })().catch((error: unknown) => {
       if (response.headersSent) response.destroy();
       else {
@@ -200,6 +230,7 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     requests,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        for (const exchange of exchanges) exchange.abort();
         server.closeAllConnections();
         server.close((error) => (error ? reject(error) : resolve()));
       }),

@@ -118,3 +118,16 @@ describe('startModelServer', () => {
     expect(server.requests[0]?.body).toBe('not json');
   });
 });
+
+describe('startModelServer delays', () => {
+  it('stops a delayed answer when the client cancels, and closes without waiting for it', async () => {
+    server = await startModelServer({ responses: [{ type: 'json', body: {}, delayMs: 60_000 }] });
+    const controller = new AbortController();
+    const pending = fetch(server.url, { method: 'POST', body: '{}', signal: controller.signal });
+    await expect.poll(() => server?.requests.length).toBe(1);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await server.close();
+    server = undefined;
+  });
+});
