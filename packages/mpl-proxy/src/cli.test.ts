@@ -2,7 +2,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, startServe } from './__fixtures__/spawn-cli';
+import { readJson, runCli, startServe } from './__fixtures__/spawn-cli';
 import { planId, reasoning, taskPlan, toolInvocation } from './__fixtures__/tutorial';
 
 async function jsonFile(content: unknown): Promise<string> {
@@ -101,7 +101,7 @@ describe('the mpl CLI (built bin)', () => {
         body: JSON.stringify({ method: 'agent.plan', payload: taskPlan }),
       });
       expect(step1.status).toBe(200);
-      const answer = await step1.json();
+      const answer = await readJson(step1);
       expect(answer).toMatchObject({
         valid: true,
         sem_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryProvenanceStore, semanticHash } from '@mtpx/mpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readJson } from './__fixtures__/spawn-cli';
 import { planId, reasoning, taskPlan, toolInvocation } from './__fixtures__/tutorial';
 import { type ProxyOptions, type RunningProxy, startProxy } from './server';
 
@@ -42,7 +43,7 @@ describe('POST /call', () => {
       plan(),
     );
     expect(response.status).toBe(200);
-    const body = await response.json();
+    const body = await readJson(response);
     expect(body).toMatchObject({
       valid: true,
       stype: 'org.agent.TaskPlan.v1',
@@ -68,7 +69,7 @@ describe('POST /call', () => {
     );
     expect(response.status).toBe(422);
     expect(response.headers.get('x-mpl-qom-result')).toBe('fail');
-    expect(await response.json()).toEqual({
+    expect(await readJson(response)).toEqual({
       error: 'E-SCHEMA-FIDELITY',
       message: expect.stringContaining('does not conform to org.agent.TaskPlan.v1'),
       details: [
@@ -110,7 +111,7 @@ describe('POST /call', () => {
       },
     );
     expect(response.status).toBe(422);
-    const body = await response.json();
+    const body = await readJson(response);
     expect(body.error).toBe('E-TOOL-ARG-COERCION');
     expect(body.details).toEqual([
       { path: '/args/query', message: 'is required', layer: 'args', stype: 'eval.rag.RAGQuery.v1' },
@@ -134,7 +135,7 @@ describe('POST /call', () => {
       plan({ 'X-MPL-Profile': 'qom-strict-argcheck' }),
     );
     expect(response.status).toBe(422);
-    expect(await response.json()).toMatchObject({
+    expect(await readJson(response)).toMatchObject({
       error: 'E-QOM-BREACH',
       details: [
         { path: '/qom/metrics/instruction_compliance' },
@@ -190,7 +191,7 @@ describe('POST /call', () => {
   ])('answers %s with %i %s in the reference shape', async (_name, body, headers, status, code) => {
     const response = await post(`${strict.url}/call`, body, headers as Record<string, string>);
     expect(response.status).toBe(status);
-    const answer = await response.json();
+    const answer = await readJson(response);
     expect(answer).toMatchObject({
       error: code,
       message: expect.any(String),
@@ -207,13 +208,13 @@ describe('POST /call', () => {
     };
     const accepted = await post(`${strict.url}/call`, envelope);
     expect(accepted.status).toBe(200);
-    expect((await accepted.json()).provenance.plan_id).toBe(planId);
+    expect((await readJson(accepted)).provenance.plan_id).toBe(planId);
     const tampered = await post(`${strict.url}/call`, {
       ...envelope,
       payload: { ...reasoning, conclusion: 'changed' },
     });
     expect(tampered.status).toBe(422);
-    expect((await tampered.json()).error).toBe('E-SEMANTIC-HASH-MISMATCH');
+    expect((await readJson(tampered)).error).toBe('E-SEMANTIC-HASH-MISMATCH');
     const disagree = await post(`${strict.url}/call`, envelope, {
       'X-MPL-SType': 'org.agent.TaskPlan.v1',
     });
@@ -230,7 +231,7 @@ describe('POST /call', () => {
     );
     expect(response.status).toBe(200);
     expect(response.headers.get('x-mpl-qom-result')).toBe('fail');
-    expect(await response.json()).toMatchObject({
+    expect(await readJson(response)).toMatchObject({
       valid: false,
       qom: { passed: false, failures: [{ metric: 'schema_fidelity' }] },
       errors: [{ path: '/goal' }],
@@ -248,7 +249,7 @@ describe('POST /call', () => {
     });
     const declared = await post(`${small.url}/call`, big, plan());
     expect(declared.status).toBe(413);
-    expect(await declared.json()).toMatchObject({ error: 'E-PAYLOAD-TOO-LARGE' });
+    expect(await readJson(declared)).toMatchObject({ error: 'E-PAYLOAD-TOO-LARGE' });
     // Chunked, with no Content-Length: the limit is found while reading.
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const request = httpRequest(
@@ -308,7 +309,7 @@ describe('--upstream forwarding', () => {
           'X-MPL-SType': 'org.agent.ToolInvocation.v1',
         },
       );
-      expect(await response.json()).toMatchObject({
+      expect(await readJson(response)).toMatchObject({
         valid: true,
         data: { queryId: 'q-1', status: 'searched' },
       });
@@ -328,7 +329,7 @@ describe('--upstream forwarding', () => {
         },
       );
       expect(failed.status).toBe(502);
-      expect(await failed.json()).toMatchObject({
+      expect(await readJson(failed)).toMatchObject({
         error: 'E-UPSTREAM',
         message: expect.stringContaining('503'),
       });
@@ -351,18 +352,18 @@ describe('--upstream forwarding', () => {
       plan(),
     );
     expect(response.status).toBe(502);
-    expect((await response.json()).error).toBe('E-UPSTREAM');
+    expect((await readJson(response)).error).toBe('E-UPSTREAM');
   });
 });
 
 describe('the other routes', () => {
   it('GET /health', async () => {
     const response = await fetch(`${strict.url}/health`);
-    expect(await response.json()).toEqual({ status: 'healthy', version: expect.any(String) });
+    expect(await readJson(response)).toEqual({ status: 'healthy', version: expect.any(String) });
   });
 
   it('GET /capabilities', async () => {
-    expect(await (await fetch(`${strict.url}/capabilities`)).json()).toMatchObject({
+    expect(await readJson(await fetch(`${strict.url}/capabilities`))).toMatchObject({
       mpl_version: '1.0',
       mode: 'strict',
       hash_algorithm: 'sha256',
@@ -379,7 +380,7 @@ describe('the other routes', () => {
       stypes: ['org.agent.TaskPlan.v1', 'org.unknown.Thing.v1'],
       qom_profiles: ['qom-nope', 'qom-strict-argcheck'],
     });
-    expect(await response.json()).toMatchObject({
+    expect(await readJson(response)).toMatchObject({
       type: 'ai-alpn-select',
       common_stypes: ['org.agent.TaskPlan.v1'],
       selected_profile: 'qom-strict-argcheck',
@@ -388,12 +389,12 @@ describe('the other routes', () => {
   });
 
   it('GET /stypes and /stypes/:id', async () => {
-    const list = await (await fetch(`${strict.url}/stypes?namespace=eval.rag`)).json();
+    const list = await readJson(await fetch(`${strict.url}/stypes?namespace=eval.rag`));
     expect(list.stypes.map((summary: { id: string }) => summary.id)).toEqual([
       'eval.rag.RAGQuery.v1',
       'eval.rag.RAGResponse.v1',
     ]);
-    const one = await (await fetch(`${strict.url}/stypes/org.agent.TaskPlan.v1`)).json();
+    const one = await readJson(await fetch(`${strict.url}/stypes/org.agent.TaskPlan.v1`));
     expect(one).toMatchObject({
       id: 'org.agent.TaskPlan.v1',
       schema: { title: 'Agent Task Plan' },
@@ -401,19 +402,19 @@ describe('the other routes', () => {
     expect(one).not.toHaveProperty('source');
     const missing = await fetch(`${strict.url}/stypes/org.x.Y.v1`);
     expect(missing.status).toBe(404);
-    expect((await missing.json()).error).toBe('E-NOT-FOUND');
+    expect((await readJson(missing)).error).toBe('E-NOT-FOUND');
   });
 
   it('GET /provenance and /provenance/verify, with their errors', async () => {
-    const chain = await (await fetch(`${strict.url}/provenance?planId=${planId}`)).json();
+    const chain = await readJson(await fetch(`${strict.url}/provenance?planId=${planId}`));
     expect(chain.planId).toBe(planId);
     expect(chain.chain[0]).not.toHaveProperty('payload');
-    const withPayloads = await (
-      await fetch(`${strict.url}/provenance?planId=${planId}&payloads=true`)
-    ).json();
+    const withPayloads = await readJson(
+      await fetch(`${strict.url}/provenance?planId=${planId}&payloads=true`),
+    );
     expect(withPayloads.chain[0].payload).toEqual(taskPlan);
     expect(
-      await (await fetch(`${strict.url}/provenance/verify?planId=${planId}`)).json(),
+      await readJson(await fetch(`${strict.url}/provenance/verify?planId=${planId}`)),
     ).toMatchObject({ valid: true });
     expect((await fetch(`${strict.url}/provenance`)).status).toBe(400);
     expect((await fetch(`${strict.url}/provenance?planId=nobody`)).status).toBe(404);
@@ -431,7 +432,7 @@ describe('the other routes', () => {
   it('answers unknown routes with 404 and wrong methods with 405, never 500', async () => {
     const unknown = await fetch(`${strict.url}/nope`);
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error).toBe('E-NOT-FOUND');
+    expect((await readJson(unknown)).error).toBe('E-NOT-FOUND');
     const wrong = await fetch(`${strict.url}/call`);
     expect(wrong.status).toBe(405);
     expect(wrong.headers.get('allow')).toBe('POST');
@@ -450,7 +451,7 @@ describe('the bearer token', () => {
       const response = await fetch(`${guarded.url}${path}`);
       expect(response.status, path).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('Bearer');
-      expect((await response.json()).error).toBe('E-UNAUTHORIZED');
+      expect((await readJson(response)).error).toBe('E-UNAUTHORIZED');
     }
     expect(
       (await post(`${guarded.url}/call`, { method: 'm', payload: taskPlan }, plan())).status,

@@ -53,3 +53,9 @@ export function startServe(args: string[]): Promise<ServeProcess> {
     exited.then(({ code }) => reject(new Error(`mpl serve exited (${code}) before listening: ${errors}`)));
   });
 }
+
+/** A response's JSON body, loosely typed for assertions. */
+// biome-ignore lint/suspicious/noExplicitAny: tests assert on the shape with toMatchObject.
+export function readJson(response: Response): Promise<any> {
+  return response.json();
+}
