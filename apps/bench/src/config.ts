@@ -1,0 +1,48 @@
+/** The sizes and repetitions of one run. */
+export interface BenchConfig {
+  mode: 'full' | 'quick';
+  scheduling: { sizes: number[]; repetitions: number };
+  overhead: {
+    independentCalls: number;
+    chainLength: number;
+    derivationLengths: number[];
+    repetitions: number;
+  };
+  /** Rows 3 and 4: `timeScale` multiplies every scripted delay (1 in a full run). */
+  agents: { timeScale: number; repetitions: number };
+  proxy: { durationSeconds: number; connections: number; repetitions: number };
+  hashing: { sampleMs: number; repetitions: number };
+}
+
+/** What `pnpm bench` measures: the sizes the issue names, 5 or more repetitions each. */
+export const fullConfig: BenchConfig = {
+  mode: 'full',
+  scheduling: { sizes: [50, 500], repetitions: 5 },
+  overhead: {
+    independentCalls: 10_000,
+    chainLength: 2_000,
+    derivationLengths: [1_000, 2_000, 4_000],
+    repetitions: 7,
+  },
+  agents: { timeScale: 1, repetitions: 5 },
+  proxy: { durationSeconds: 10, connections: 10, repetitions: 5 },
+  hashing: { sampleMs: 250, repetitions: 7 },
+};
+
+/**
+ * `pnpm bench --quick`: tiny sizes and a tenth of the scripted delays, so CI proves in a
+ * few seconds that every row runs. Its numbers mean nothing.
+ */
+export const quickConfig: BenchConfig = {
+  mode: 'quick',
+  scheduling: { sizes: [10, 30], repetitions: 3 },
+  overhead: {
+    independentCalls: 200,
+    chainLength: 100,
+    derivationLengths: [100, 200, 400],
+    repetitions: 3,
+  },
+  agents: { timeScale: 0.1, repetitions: 3 },
+  proxy: { durationSeconds: 0.5, connections: 4, repetitions: 3 },
+  hashing: { sampleMs: 10, repetitions: 3 },
+};

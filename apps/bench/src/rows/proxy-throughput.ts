@@ -1,0 +1,126 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startProxy } from '@mtpx/mpl-proxy';
+import { safeParseJson } from '@mtpx/protocol';
+import type { BenchConfig } from '../config';
+import { LoadProcess } from '../load/load-client';
+import type { LoadReport } from '../load/load-protocol';
+import { startBareServer } from '../support/bare-server';
+import { formatNumber } from '../support/format';
+import type { ResultLine, RowResult } from '../support/results';
+import { interleave, pairedRatios, summarize } from '../support/stats';
+import { loadTaskPlan, taskPlanStype } from '../support/task-plan';
+
+function latencyNote(reports: readonly LoadReport[]): string {
+  const p50 = summarize(reports.map((report) => report.latencyP50Ms)).median;
+  const p99 = summarize(reports.map((report) => report.latencyP99Ms)).median;
+  return `p50 ${formatNumber(p50)} ms, p99 ${formatNumber(p99)} ms`;
+}
+
+function latencyDetails(reports: readonly LoadReport[]): Record<string, number> {
+  const median = (pick: (report: LoadReport) => number) => summarize(reports.map(pick)).median;
+  return {
+    latencyP50Ms: median((report) => report.latencyP50Ms),
+    latencyP99Ms: median((report) => report.latencyP99Ms),
+    latencyMeanMs: median((report) => report.latencyMeanMs),
+    requestsPerRun: median((report) => report.completed),
+  };
+}
+
+/**
+ * Row 5: `POST /call` of the MPL proxy (a TaskPlan, qom-basic, provenance in SQLite with
+ * `synchronous=FULL`: each answer waits for its entry's commit) against a bare
+ * `node:http` server answering the same JSON text, each loaded by autocannon from a
+ * separate process.
+ */
+export async function proxyRow(config: BenchConfig): Promise<RowResult> {
+  const { durationSeconds, connections, repetitions } = config.proxy;
+  const dataDir = await mkdtemp(join(tmpdir(), 'mtpx-bench-proxy-'));
+  const proxy = await startProxy({ port: 0, dataDir });
+  const { example } = await loadTaskPlan();
+  const planId = String(example.planId);
+  const request = {
+    method: 'POST' as const,
+    headers: {
+      'content-type': 'application/json',
+      'x-mpl-stype': taskPlanStype,
+      'x-mpl-profile': 'qom-basic',
+    },
+    body: JSON.stringify({ method: 'agent.plan', payload: example }),
+  };
+  // One call first: it must be accepted, and its answer is what the bare server sends.
+  const first = await fetch(`${proxy.url}/call`, request);
+  const answer = await first.text();
+  if (first.status !== 200 || first.headers.get('x-mpl-qom-result') !== 'pass') {
+    throw new Error(`proxy row: the TaskPlan was not accepted (${first.status}): ${answer}`);
+  }
+  const bare = await startBareServer(answer);
+  const loader = await LoadProcess.start();
+  try {
+    const load = (url: string, seconds: number) =>
+      loader.load({ url, ...request, durationSeconds: seconds, connections });
+    // Warm both servers up (JIT, SQLite page cache) before anything is measured.
+    const warmUpSeconds = Math.min(1, durationSeconds);
+    await load(`${proxy.url}/call`, warmUpSeconds);
+    await load(bare.url, warmUpSeconds);
+    const reports = await interleave(repetitions, [
+      ['proxy', () => load(`${proxy.url}/call`, durationSeconds)],
+      ['bare', () => load(bare.url, durationSeconds)],
+    ] as const);
+    const rate = (report: LoadReport) => report.requestsPerSecond;
+    const accepted = 1 + [...reports.proxy].reduce((sum, report) => sum + report.completed, 0);
+    const verification = await chainVerification(proxy.url, planId);
+    if (!verification.valid || verification.length < accepted) {
+      throw new Error(
+        `proxy row: ${accepted} calls were answered 2xx but the provenance chain holds ${verification.length} entries (valid: ${verification.valid})`,
+      );
+    }
+    const benchmark = `TaskPlan \`POST /call\`, ${connections} connections, ${formatNumber(durationSeconds)} s each`;
+    const lines: ResultLine[] = [
+      {
+        benchmark,
+        variant: 'MPL proxy (qom-basic, SQLite provenance, synchronous=FULL)',
+        value: summarize(reports.proxy.map(rate)),
+        unit: 'req/s',
+        ratio: {
+          to: 'bare `node:http`',
+          value: pairedRatios(reports.proxy.map(rate), reports.bare.map(rate)),
+        },
+        details: latencyDetails(reports.proxy),
+        note: `${latencyNote(reports.proxy)} · every answered call in the verified chain`,
+      },
+      {
+        benchmark,
+        variant: 'bare `node:http`, fixed JSON',
+        value: summarize(reports.bare.map(rate)),
+        unit: 'req/s',
+        details: latencyDetails(reports.bare),
+        note: latencyNote(reports.bare),
+      },
+    ];
+    return {
+      row: 5,
+      title: 'MPL proxy',
+      measures:
+        'Requests/s and latency of POST /call (TaskPlan, qom-basic, durable provenance) against a bare node:http server, loaded by autocannon from another process.',
+      repetitions,
+      lines,
+    };
+  } finally {
+    await loader.stop();
+    await bare.close();
+    await proxy.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function chainVerification(
+  url: string,
+  planId: string,
+): Promise<{ valid: boolean; length: number }> {
+  const response = await fetch(`${url}/provenance/verify?planId=${encodeURIComponent(planId)}`);
+  const parsed = safeParseJson(await response.text());
+  const body = (parsed.ok ? parsed.value : {}) as { valid?: unknown; length?: unknown };
+  return { valid: body.valid === true, length: typeof body.length === 'number' ? body.length : 0 };
+}
