@@ -35,7 +35,7 @@ export const fullConfig: BenchConfig = {
  */
 export const quickConfig: BenchConfig = {
   mode: 'quick',
-  scheduling: { sizes: [10, 30], repetitions: 3 },
+  scheduling: { sizes: [8, 16], repetitions: 3 },
   overhead: {
     independentCalls: 200,
     chainLength: 100,
@@ -43,6 +43,6 @@ export const quickConfig: BenchConfig = {
     repetitions: 3,
   },
   agents: { timeScale: 0.1, repetitions: 3 },
-  proxy: { durationSeconds: 0.5, connections: 4, repetitions: 3 },
+  proxy: { durationSeconds: 0.2, connections: 4, repetitions: 3 },
   hashing: { sampleMs: 10, repetitions: 3 },
 };

@@ -41,7 +41,7 @@ const results: BenchResults = {
   format: 1,
   mode: config.mode,
   startedAt: startedAt.toISOString(),
-  durationSeconds: Math.round((Date.now() - startedAt.getTime()) / 1000),
+  durationSeconds: Math.round((Date.now() - startedAt.getTime()) / 100) / 10,
   machine: machineInfo(),
   rows,
 };
