@@ -83,7 +83,7 @@ export function createStateSigner(options: StateSignerOptions = {}): StateSigner
   if (!(ttlMilliseconds > 0)) {
     throw new McpAdapterError({ code: 'adapter_error', message: 'stateTtlSeconds must be above 0' });
   }
-  const now = options.now ?? Date.now;
+  const now = options.now ?? (() => Date.now());
   const sign = (payload: string) =>
     createHmac('sha256', key).update(`${FORMAT_TAG}.${payload}`).digest();
 

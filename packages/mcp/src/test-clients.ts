@@ -16,6 +16,8 @@ export interface ScriptedHandlers {
   elicit?: (params: Record<string, unknown>) => unknown;
   sample?: (params: Record<string, unknown>) => unknown;
   roots?: () => unknown;
+  /** Capabilities to declare without a scripted handler (one is installed later). */
+  declare?: Array<'elicitation' | 'sampling' | 'roots'>;
 }
 
 /** Which requests the scripted client saw, in order. */
@@ -24,10 +26,13 @@ export interface SeenRequests {
 }
 
 function capabilitiesFor(handlers: ScriptedHandlers) {
+  const declared = new Set(handlers.declare ?? []);
   return {
-    ...(handlers.elicit !== undefined && { elicitation: { form: {}, url: {} } }),
-    ...(handlers.sample !== undefined && { sampling: {} }),
-    ...(handlers.roots !== undefined && { roots: {} }),
+    ...((handlers.elicit !== undefined || declared.has('elicitation')) && {
+      elicitation: { form: {}, url: {} },
+    }),
+    ...((handlers.sample !== undefined || declared.has('sampling')) && { sampling: {} }),
+    ...((handlers.roots !== undefined || declared.has('roots')) && { roots: {} }),
   };
 }
 
