@@ -188,7 +188,7 @@ function readCall(slot: CallSlot, slotIndex: number, issues: PlanIssue[]): Graph
     for (const malformed of scan.malformed) {
       problem(
         'invalid_reference',
-        `Call "${id}" has an invalid reference at "${malformed.location || '/'}" in its arguments: ${malformed.reason}.`,
+        `Call "${id}" has an invalid reference at ${malformed.location === '' ? 'the top level' : `"${malformed.location}"`} of its arguments: ${malformed.reason}.`,
       );
     }
   }
