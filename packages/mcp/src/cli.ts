@@ -64,7 +64,8 @@ export async function runCli(
     string,
     unknown
   >;
-  const server = [exports.default, exports.server].find(isMcpToolServer) ?? buildFromExports?.(exports);
+  const server =
+    [exports.default, exports.server].find(isMcpToolServer) ?? buildFromExports?.(exports);
   if (server === undefined) {
     throw cliError(`${modulePath} exports no MCP server and no \`tools\`.\n\n${usage}`);
   }

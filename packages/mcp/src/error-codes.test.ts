@@ -26,8 +26,10 @@ afterEach(async () => {
   await handler.close();
 });
 
-const call = (params: Record<string, unknown>, capabilities: Record<string, unknown> = elicitation) =>
-  rawModernRequest((request) => handler.fetch(request), 'tools/call', params, { capabilities });
+const call = (
+  params: Record<string, unknown>,
+  capabilities: Record<string, unknown> = elicitation,
+) => rawModernRequest((request) => handler.fetch(request), 'tools/call', params, { capabilities });
 
 /** Round 1 of `book_table`: the date request and the state to echo. */
 async function firstRound(party = 2) {
@@ -60,7 +62,11 @@ describe('request state integrity (-32602)', () => {
     const forged = Buffer.from(
       Buffer.from(payload, 'base64url').toString().replace('"r":2', '"r":3'),
     ).toString('base64url');
-    for (const tampered of [`${forged}.${signature}`, `${payload}.${signature.slice(1)}x`, 'garbage']) {
+    for (const tampered of [
+      `${forged}.${signature}`,
+      `${payload}.${signature.slice(1)}x`,
+      'garbage',
+    ]) {
       const error = expectInvalidParams(
         await call({
           name: 'book_table',
@@ -98,9 +104,7 @@ describe('request state integrity (-32602)', () => {
 
   it('refuses a state minted for other arguments or another tool', async () => {
     const requestState = await firstRound(2);
-    expectInvalidParams(
-      await call({ name: 'book_table', arguments: { party: 3 }, requestState }),
-    );
+    expectInvalidParams(await call({ name: 'book_table', arguments: { party: 3 }, requestState }));
     expectInvalidParams(await call({ name: 'greet', arguments: {}, requestState }));
     expect(refusals).toEqual([
       expect.stringMatching(/book_table: foreign$/),
@@ -161,7 +165,10 @@ describe('input responses', () => {
     ['an unknown action', { action: 'maybe' }],
     ['content that breaks the requested schema', accept({ date: 42 })],
     ['a missing required field', accept({})],
-    ['a wrapped {method, result} entry', { method: 'elicitation/create', result: accept({ date: '2026-01-01' }) }],
+    [
+      'a wrapped {method, result} entry',
+      { method: 'elicitation/create', result: accept({ date: '2026-01-01' }) },
+    ],
   ])('refuses a malformed response: %s', async (_case, response) => {
     const requestState = await firstRound();
     const error = expectInvalidParams(
@@ -228,7 +235,9 @@ describe('client capabilities (-32021)', () => {
 
     it('answers -32021 to the v2 client (2026-07-28) that declared no sampling', async () => {
       const client = await connectModernClient(http.url, { elicit: () => ({ action: 'cancel' }) });
-      await expect(client.callTool({ name: 'haiku', arguments: { topic: 'x' } })).rejects.toMatchObject({
+      await expect(
+        client.callTool({ name: 'haiku', arguments: { topic: 'x' } }),
+      ).rejects.toMatchObject({
         code: -32021,
         data: { requiredCapabilities: { sampling: {} } },
       });

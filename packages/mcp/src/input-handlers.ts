@@ -60,8 +60,9 @@ export async function installInputHandlers(
   client: McpClient,
   handlers: InputHandlers,
 ): Promise<void> {
-  const installs: Array<[keyof typeof capabilityOf, (params: never, signal: AbortSignal) => unknown]> =
-    [];
+  const installs: Array<
+    [keyof typeof capabilityOf, (params: never, signal: AbortSignal) => unknown]
+  > = [];
   const { elicit, sample, roots } = handlers;
   if (elicit !== undefined) {
     installs.push(['elicitation/create', (params, signal) => elicit(params, { signal })]);

@@ -87,7 +87,10 @@ export function formElicitation(
     const built = sdkInputRequired.elicit({ message, requestedSchema: schema });
     return built as unknown as FormElicitationRequest;
   }
-  return { method: 'elicitation/create', params: { mode: 'form', message, requestedSchema: schema } };
+  return {
+    method: 'elicitation/create',
+    params: { mode: 'form', message, requestedSchema: schema },
+  };
 }
 
 /**

@@ -122,7 +122,11 @@ function describeZodProblem(error: z.ZodError): string {
 /** One entry of a round's input responses, read by kind. */
 export type InputResponseView =
   | { kind: 'missing' }
-  | { kind: 'elicitation'; action: 'accept' | 'decline' | 'cancel'; content?: Record<string, ElicitationValue> }
+  | {
+      kind: 'elicitation';
+      action: 'accept' | 'decline' | 'cancel';
+      content?: Record<string, ElicitationValue>;
+    }
   | { kind: 'sampling'; response: SamplingResponse }
   | { kind: 'roots'; roots: Root[] };
 

@@ -88,9 +88,13 @@ describe('one multi-round tool definition, both protocol eras', () => {
   });
 
   it('completes for the v2 client pinned to 2026-07-28 over stdio', async () => {
-    const client = new Client({ name: 'stdio-modern', version: '1.0.0' }, mcpClientOptions({ elicit: true }));
-    client.setRequestHandler('elicitation/create', async (request) =>
-      (await user.elicit?.(request.params as Record<string, unknown>)) as never,
+    const client = new Client(
+      { name: 'stdio-modern', version: '1.0.0' },
+      mcpClientOptions({ elicit: true }),
+    );
+    client.setRequestHandler(
+      'elicitation/create',
+      async (request) => (await user.elicit?.(request.params as Record<string, unknown>)) as never,
     );
     await client.connect(new StdioClientTransport(stdioServer));
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');

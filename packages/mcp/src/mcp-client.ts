@@ -33,7 +33,10 @@ export interface McpCallOptions {
  */
 export interface McpClient {
   listTools(params?: { cursor?: string }, ...rest: unknown[]): Promise<unknown>;
-  callTool(params: { name: string; arguments?: Record<string, unknown> }, ...rest: unknown[]): Promise<unknown>;
+  callTool(
+    params: { name: string; arguments?: Record<string, unknown> },
+    ...rest: unknown[]
+  ): Promise<unknown>;
   setRequestHandler(method: unknown, handler: unknown, ...rest: unknown[]): void;
 }
 

@@ -61,7 +61,10 @@ export function promptHook(
 ): RoundHook<Record<string, string>, McpPromptResult> {
   if (definition.round !== undefined) return definition.round;
   const get = definition.get;
-  return async (args) => ({ type: 'complete', value: await (get as NonNullable<typeof get>)(args) });
+  return async (args) => ({
+    type: 'complete',
+    value: await (get as NonNullable<typeof get>)(args),
+  });
 }
 
 /** A prompt's result in MCP's `GetPromptResult` shape. */

@@ -81,7 +81,10 @@ export function createStateSigner(options: StateSignerOptions = {}): StateSigner
   const key = resolveKey(options.key);
   const ttlMilliseconds = (options.ttlSeconds ?? 600) * 1000;
   if (!(ttlMilliseconds > 0)) {
-    throw new McpAdapterError({ code: 'adapter_error', message: 'stateTtlSeconds must be above 0' });
+    throw new McpAdapterError({
+      code: 'adapter_error',
+      message: 'stateTtlSeconds must be above 0',
+    });
   }
   const now = options.now ?? (() => Date.now());
   const sign = (payload: string) =>

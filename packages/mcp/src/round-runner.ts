@@ -160,7 +160,10 @@ function readState(
 }
 
 /** The answers so far: earlier ones kept in the state plus this request's, each checked. */
-function collectAnswers(previous: RoundState, context: ServerContext): Record<string, InputResponse> {
+function collectAnswers(
+  previous: RoundState,
+  context: ServerContext,
+): Record<string, InputResponse> {
   const answers: Record<string, InputResponse> = { ...previous.received };
   const incoming = context.mcpReq.inputResponses ?? {};
   const dropped = new Set(context.mcpReq.droppedInputResponseKeys ?? []);

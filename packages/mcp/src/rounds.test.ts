@@ -19,7 +19,10 @@ afterAll(async () => {
 });
 
 interface AnyClient {
-  callTool(params: { name: string; arguments: Record<string, unknown> }, ...rest: unknown[]): Promise<unknown>;
+  callTool(
+    params: { name: string; arguments: Record<string, unknown> },
+    ...rest: unknown[]
+  ): Promise<unknown>;
   close(): Promise<void>;
   seen: Array<{ method: string; params: Record<string, unknown> }>;
 }
@@ -28,14 +31,27 @@ const eras = [
   {
     era: '2026-07-28 (v2 client, input_required)',
     connect: (handlers: ScriptedHandlers) => connectModernClient(http.url, handlers),
-    call: (client: AnyClient, name: string, args: Record<string, unknown>, onprogress?: (p: { progress: number; message?: string }) => void) =>
-      client.callTool({ name, arguments: args }, onprogress ? { onprogress } : undefined),
+    call: (
+      client: AnyClient,
+      name: string,
+      args: Record<string, unknown>,
+      onprogress?: (p: { progress: number; message?: string }) => void,
+    ) => client.callTool({ name, arguments: args }, onprogress ? { onprogress } : undefined),
   },
   {
     era: '2025 (v1 client, server-to-client requests)',
     connect: (handlers: ScriptedHandlers) => connectLegacyClient(http.url, handlers),
-    call: (client: AnyClient, name: string, args: Record<string, unknown>, onprogress?: (p: { progress: number; message?: string }) => void) =>
-      client.callTool({ name, arguments: args }, undefined, onprogress ? { onprogress } : undefined),
+    call: (
+      client: AnyClient,
+      name: string,
+      args: Record<string, unknown>,
+      onprogress?: (p: { progress: number; message?: string }) => void,
+    ) =>
+      client.callTool(
+        { name, arguments: args },
+        undefined,
+        onprogress ? { onprogress } : undefined,
+      ),
   },
 ] as const;
 
@@ -89,7 +105,10 @@ describe.each(eras)('rounds for a $era client', ({ connect, call }) => {
   });
 
   it('answers a sampling round with the scripted provider', async () => {
-    const provider = testProvider([{ text: 'Autumn moonlight / a worm digs silently / into the chestnut.' }], 'haiku-model');
+    const provider = testProvider(
+      [{ text: 'Autumn moonlight / a worm digs silently / into the chestnut.' }],
+      'haiku-model',
+    );
     const withSampling = (await connect({ declare: ['sampling'] })) as unknown as AnyClient;
     await installInputHandlers(withSampling as never, { sample: provider });
     const result = (await call(withSampling, 'haiku', { topic: 'autumn' })) as {
@@ -125,7 +144,9 @@ describe.each(eras)('rounds for a $era client', ({ connect, call }) => {
     const { result, client } = await run(
       {
         elicit: (params) =>
-          answers[Object.keys((params.requestedSchema as { properties: object }).properties)[0] as string],
+          answers[
+            Object.keys((params.requestedSchema as { properties: object }).properties)[0] as string
+          ],
       },
       'book_table',
       { party: 2 },
@@ -142,7 +163,9 @@ describe.each(eras)('rounds for a $era client', ({ connect, call }) => {
   });
 
   it('reports progress that rises across rounds, dropping values that do not', async () => {
-    const client = (await connect({ elicit: () => ({ action: 'accept', content: { ok: true } }) })) as unknown as AnyClient;
+    const client = (await connect({
+      elicit: () => ({ action: 'accept', content: { ok: true } }),
+    })) as unknown as AnyClient;
     const progress: Array<{ progress: number; message?: string }> = [];
     const result = await call(client, 'steps', {}, (update) => {
       // The v2 client adds its own round markers; keep what the tool reported.

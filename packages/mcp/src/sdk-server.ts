@@ -1,6 +1,6 @@
 import {
-  CLIENT_CAPABILITIES_META_KEY,
   type CallToolResult,
+  CLIENT_CAPABILITIES_META_KEY,
   ProtocolError,
   Server,
   type ServerContext,
@@ -96,7 +96,11 @@ export function createSdkServer(definition: ServerDefinition, era: ProtocolEra):
       { method: 'tools/call', target: name, args, hook: tool.hook },
       environment(context),
     );
-    return settle(outcome, (value) => value, (message) => errorToCallToolResult(message));
+    return settle(
+      outcome,
+      (value) => value,
+      (message) => errorToCallToolResult(message),
+    );
   });
 
   if (prompts.length > 0) {

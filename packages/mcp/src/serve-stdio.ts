@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { serveStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { McpToolServer } from './mcp-tool-server';
 
 /** Options of {@link serveMcpStdio}. */

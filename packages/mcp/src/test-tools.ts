@@ -108,9 +108,13 @@ export const signInTool: TestTool = {
   round(_args, context) {
     const view = context.response('signin');
     if (view.kind === 'missing') {
-      return inputRequired({ signin: urlElicitation('Sign in to continue', 'https://example.com/login') });
+      return inputRequired({
+        signin: urlElicitation('Sign in to continue', 'https://example.com/login'),
+      });
     }
-    return complete(view.kind === 'elicitation' && view.action === 'accept' ? 'Signed in.' : 'Not signed in.');
+    return complete(
+      view.kind === 'elicitation' && view.action === 'accept' ? 'Signed in.' : 'Not signed in.',
+    );
   },
 };
 
@@ -124,7 +128,12 @@ export const haikuTool: TestTool = {
     if (view.kind !== 'sampling') {
       return inputRequired({
         poem: sampling({
-          messages: [{ role: 'user', content: { type: 'text', text: `A haiku about ${String(args.topic)}` } }],
+          messages: [
+            {
+              role: 'user',
+              content: { type: 'text', text: `A haiku about ${String(args.topic)}` },
+            },
+          ],
           systemPrompt: 'You write haiku.',
           maxTokens: 60,
         }),

@@ -64,7 +64,8 @@ function inlineOrLink(
 ): ContentBlock {
   const mimeType = item.mime_type ?? 'application/octet-stream';
   const uri = item.url ?? (item.path === undefined ? undefined : `file://${item.path}`);
-  if (item.data !== undefined && kind !== 'resource') return { type: kind, data: item.data, mimeType };
+  if (item.data !== undefined && kind !== 'resource')
+    return { type: kind, data: item.data, mimeType };
   if (item.data !== undefined) {
     return {
       type: 'resource',
@@ -114,7 +115,11 @@ export function callToolResultToOutput(result: McpToolResultLike): JsonValue | T
     } else if (block.type === 'audio' && typeof block.data === 'string') {
       audios.push({ data: block.data, mime_type: String(block.mimeType ?? '') });
     } else if (block.type === 'resource_link' && typeof block.uri === 'string') {
-      files.push({ url: block.uri, name: String(block.name ?? block.uri), mime_type: mimeOf(block) });
+      files.push({
+        url: block.uri,
+        name: String(block.name ?? block.uri),
+        mime_type: mimeOf(block),
+      });
     } else if (block.type === 'resource' && isJsonObject(block.resource as JsonValue)) {
       files.push(embeddedResourceFile(block.resource as Record<string, unknown>));
     }
