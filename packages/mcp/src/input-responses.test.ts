@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { formElicitation, roots, sampling, urlElicitation } from './input-requests';
-import { checkInputResponse, samplingText, viewInputResponse } from './input-responses';
+import {
+  checkInputResponse,
+  type SamplingResponse,
+  samplingText,
+  viewInputResponse,
+} from './input-responses';
 
 const form = formElicitation('When?', {
   type: 'object',
@@ -71,8 +76,8 @@ describe('viewInputResponse', () => {
       content: { a: 'b' },
     });
     expect(viewInputResponse({ roots: [] })).toEqual({ kind: 'roots', roots: [] });
-    const response = {
-      role: 'assistant' as const,
+    const response: SamplingResponse = {
+      role: 'assistant',
       content: [
         { type: 'text', text: 'a' },
         { type: 'image', data: '' },
