@@ -11,7 +11,7 @@ const marker = Symbol.for(markerName);
 export interface McpToolServer {
   readonly name: string;
   readonly version: string;
-  /** The names of the tools it serves. */
+  /** The names of the tools it serves now (toolkits not loaded yet are left out). */
   readonly toolNames: readonly string[];
   /**
    * A fresh low-level SDK `Server` for one connection or one request of `era` (the factory
@@ -26,7 +26,9 @@ export function toolServerFromDefinition(definition: ServerDefinition): McpToolS
     [marker]: true,
     name: definition.name,
     version: definition.version,
-    toolNames: definition.tools.map((tool) => tool.descriptor.name),
+    get toolNames() {
+      return definition.tools.names();
+    },
     createSdkServer: (era = 'modern') => createSdkServer(definition, era),
   } as McpToolServer;
 }

@@ -6,6 +6,7 @@ import { defineMcpResource } from './mcp-resource';
 import { toolServerFromDefinition } from './mcp-tool-server';
 import { createStateSigner } from './request-state';
 import { complete, inputRequired } from './round-result';
+import { staticToolSource } from './sdk-server';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
 import { connectLegacyClient, connectModernClient, type ScriptedHandlers } from './test-clients';
 
@@ -71,7 +72,7 @@ const readme = defineMcpResource({
 const server = toolServerFromDefinition({
   name: 'prompts-resources',
   version: '1.0.0',
-  tools: [],
+  tools: staticToolSource([]),
   prompts: [review, hello, broken],
   resources: [secret, readme],
   signer: createStateSigner(),

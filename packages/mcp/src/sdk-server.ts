@@ -25,13 +25,31 @@ export interface ServedTool {
   hook: RoundHook<Record<string, unknown>, CallToolResult>;
 }
 
+/** Where a server finds its tools (a registry may gain tools, or load toolkits, later). */
+export interface ToolSource {
+  list(): Promise<readonly ServedTool[]>;
+  get(name: string): Promise<ServedTool | undefined>;
+  /** The names known now, without loading anything. */
+  names(): readonly string[];
+}
+
+/** A fixed list of served tools as a {@link ToolSource}. */
+export function staticToolSource(tools: readonly ServedTool[]): ToolSource {
+  const byName = new Map(tools.map((tool) => [tool.descriptor.name, tool]));
+  return {
+    list: async () => tools,
+    get: async (name) => byName.get(name),
+    names: () => [...byName.keys()],
+  };
+}
+
 /** Everything one SDK server instance is built from. */
 export interface ServerDefinition {
   name: string;
   version: string;
   title?: string;
   instructions?: string;
-  tools: readonly ServedTool[];
+  tools: ToolSource;
   prompts: readonly McpPromptDefinition[];
   resources: readonly McpResourceDefinition[];
   signer: StateSigner;
@@ -50,8 +68,7 @@ export type ProtocolEra = 'modern' | 'legacy';
  * as real server-to-client requests on the same connection.
  */
 export function createSdkServer(definition: ServerDefinition, era: ProtocolEra): Server {
-  const { prompts, resources, signer, onError } = definition;
-  const tools = new Map(definition.tools.map((tool) => [tool.descriptor.name, tool]));
+  const { tools, prompts, resources, signer, onError } = definition;
   const server = new Server(
     {
       name: definition.name,
@@ -84,12 +101,12 @@ export function createSdkServer(definition: ServerDefinition, era: ProtocolEra):
       {}) as ClientCapabilities,
   });
 
-  server.setRequestHandler('tools/list', () => ({
-    tools: [...tools.values()].map((tool) => tool.descriptor),
+  server.setRequestHandler('tools/list', async () => ({
+    tools: (await tools.list()).map((tool) => tool.descriptor),
   }));
   server.setRequestHandler('tools/call', async (request, context) => {
     const { name } = request.params;
-    const tool = tools.get(name);
+    const tool = await tools.get(name);
     if (tool === undefined) throw unknownTarget('tool', name);
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const outcome = await runRound(

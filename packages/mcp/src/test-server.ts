@@ -1,6 +1,7 @@
 /** Test support (not exported from the package): the server the tests talk to. */
 import { type McpToolServer, toolServerFromDefinition } from './mcp-tool-server';
 import { createStateSigner } from './request-state';
+import { staticToolSource } from './sdk-server';
 import { servedToolFromHook } from './served-tool';
 import { type TestTool, testTools } from './test-tools';
 
@@ -16,10 +17,16 @@ export function testServer(options: TestServerOptions = {}): McpToolServer {
   return toolServerFromDefinition({
     name: 'mtpx-test',
     version: '1.0.0',
-    tools: (options.tools ?? testTools).map((tool) =>
-      servedToolFromHook(
-        { name: tool.name, description: tool.description, inputSchema: tool.inputSchema as never },
-        tool.round,
+    tools: staticToolSource(
+      (options.tools ?? testTools).map((tool) =>
+        servedToolFromHook(
+          {
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputSchema as never,
+          },
+          tool.round,
+        ),
       ),
     ),
     prompts: [],
