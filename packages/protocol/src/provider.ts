@@ -3,9 +3,15 @@ import type { ToolSpec } from './tool-spec';
 
 /** Tokens a model call used. */
 export interface Usage {
+  /** Every input (prompt) token, cached ones included. */
   inputTokens: number;
+  /** Every output token, reasoning tokens included. */
   outputTokens: number;
   totalTokens: number;
+  /** Input tokens read from the provider's prompt cache, when it reports them. */
+  cachedInputTokens?: number;
+  /** Output tokens spent on hidden reasoning, when the provider reports them. */
+  reasoningTokens?: number;
 }
 
 /** Why the model stopped. */
@@ -25,9 +31,15 @@ export interface ProviderTurn {
   usage?: Usage;
   /** The model that answered, as the API reports it. */
   model?: string;
+  /** The API's id for this response (`chatcmpl-…`, `msg_…`), for tracing. */
+  responseId?: string;
 }
 
-/** What a streaming model call yields, in order. */
+/**
+ * What a streaming model call yields, in order. A stream either ends with `finish`, or
+ * its iterator throws (a `ProviderError` from `@mtpx/providers`); a call that was not
+ * reported ready before the throw must never be executed.
+ */
 export type ProviderEvent =
   /** A piece of the answer's text. */
   | { type: 'text-delta'; delta: string }
@@ -57,6 +69,6 @@ export interface Provider {
   readonly model: string;
   /** One model call, answered whole. */
   generate(request: ProviderRequest): Promise<ProviderTurn>;
-  /** One model call, streamed; the last event is `finish`. */
+  /** One model call, streamed; the last event is `finish`, or the iterator throws. */
   stream(request: ProviderRequest): AsyncIterable<ProviderEvent>;
 }

@@ -1,0 +1,8 @@
+export {
+  ANTHROPIC_API_KEY_VARIABLE,
+  ANTHROPIC_BASE_URL_VARIABLE,
+  type AnthropicProvider,
+  type AnthropicProviderOptions,
+  createAnthropicProvider,
+  DEFAULT_ANTHROPIC_MAX_TOKENS,
+} from './anthropic/anthropic-provider';

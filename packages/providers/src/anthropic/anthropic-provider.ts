@@ -1,0 +1,174 @@
+import Anthropic, { type ClientOptions } from '@anthropic-ai/sdk';
+import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
+import { ProviderError } from '../provider-error';
+import { toProviderError } from '../sdk-errors';
+import { describeFailure, streamInterruptedError } from '../stream-interruption';
+import { createToolNameMapping } from '../tool-names';
+import { toAnthropicConversation, toAnthropicTools } from './anthropic-request';
+import { type AnthropicTurnContext, turnFromAnthropicMessage } from './anthropic-response';
+import { AnthropicStreamAssembler } from './anthropic-stream';
+
+/** The environment variable that holds the Anthropic API key. */
+export const ANTHROPIC_API_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
+/** The environment variable that overrides the Anthropic base URL. */
+export const ANTHROPIC_BASE_URL_VARIABLE = 'ANTHROPIC_BASE_URL';
+
+/** The `max_tokens` sent when none is given: the Messages API requires one. */
+export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
+
+/** How to reach the Anthropic Messages API, and what to ask it. */
+export interface AnthropicProviderOptions {
+  /** The model id (`claude-sonnet-4-6`, `claude-haiku-4-5`, …). */
+  model: string;
+  /**
+   * Your own `@anthropic-ai/sdk` client. When given, it is used as it is: `apiKey`,
+   * `baseURL`, `maxRetries`, `timeoutMs` and `clientOptions` are ignored.
+   */
+  client?: Anthropic;
+  /** The API key; wins over `ANTHROPIC_API_KEY`. */
+  apiKey?: string;
+  /** The base URL; wins over `ANTHROPIC_BASE_URL`. */
+  baseURL?: string;
+  /** The environment to read the key and URL from; `process.env` when left out. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * How often the SDK retries 408, 409, 429, 5xx (529 overloaded included) and
+   * connection failures, with backoff that honours `retry-after`. MTPX never retries on
+   * top. Default 2.
+   */
+  maxRetries?: number;
+  /** Per-request timeout in milliseconds (the SDK's `timeout`). */
+  timeoutMs?: number;
+  /** Any other client option (`fetch`, `defaultHeaders`, …). */
+  clientOptions?: Omit<ClientOptions, 'apiKey' | 'baseURL'>;
+  /** `max_tokens` for every request (required by the API). Default 4096. */
+  maxTokens?: number;
+  /** Extra request body fields (`thinking`, `metadata`, sampling settings the model accepts, …). */
+  body?: Record<string, unknown>;
+}
+
+/** A {@link Provider} for the Anthropic Messages API. */
+export interface AnthropicProvider extends Provider {
+  readonly name: 'anthropic';
+  /** The `@anthropic-ai/sdk` client the provider sends requests with. */
+  readonly client: Anthropic;
+}
+
+const label = 'anthropic';
+
+function buildClient(options: AnthropicProviderOptions): Anthropic {
+  if (options.client) return options.client;
+  const env = options.env ?? process.env;
+  const fromEnv = (variable: string) => {
+    const value = env[variable]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  };
+  const apiKey = options.apiKey ?? fromEnv(ANTHROPIC_API_KEY_VARIABLE);
+  if (apiKey === undefined) {
+    throw new ProviderError({
+      code: 'missing_api_key',
+      provider: label,
+      apiKeyVariable: ANTHROPIC_API_KEY_VARIABLE,
+      message: `Anthropic needs an API key: set the ${ANTHROPIC_API_KEY_VARIABLE} environment variable (or pass apiKey).`,
+    });
+  }
+  const baseURL = options.baseURL ?? fromEnv(ANTHROPIC_BASE_URL_VARIABLE);
+  return new Anthropic({
+    ...options.clientOptions,
+    apiKey,
+    ...(baseURL === undefined ? {} : { baseURL }),
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+  });
+}
+
+/**
+ * A provider for the Anthropic Messages API on the official `@anthropic-ai/sdk`.
+ * Tools are sent as `tools` (names with dots mapped to names the API accepts, and
+ * back); `tool_use` blocks become tool calls; tool results go back as `tool_result`
+ * blocks (with `is_error`) in the next user message; system messages become `system`.
+ * Streamed calls are reported ready at their block's `content_block_stop`.
+ *
+ * Throws a {@link ProviderError} with code `missing_api_key` when no key is given and
+ * `ANTHROPIC_API_KEY` is unset.
+ *
+ * @example
+ * ```ts
+ * import { createAnthropicProvider } from '@mtpx/providers/anthropic';
+ *
+ * const provider = createAnthropicProvider({ model: 'claude-sonnet-4-6' });
+ * for await (const event of provider.stream({ messages, tools })) console.log(event.type);
+ * ```
+ */
+export function createAnthropicProvider(options: AnthropicProviderOptions): AnthropicProvider {
+  const client = buildClient(options);
+
+  function requestBody(request: ProviderRequest, context: AnthropicTurnContext) {
+    const conversation = toAnthropicConversation(request.messages, context.names);
+    const body: Anthropic.MessageCreateParamsNonStreaming = {
+      ...options.body,
+      model: options.model,
+      max_tokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      messages: conversation.messages,
+    };
+    if (conversation.system !== undefined) body.system = conversation.system;
+    if (request.tools.length > 0) body.tools = toAnthropicTools(request.tools, context.names);
+    return body;
+  }
+
+  function turnContext(request: ProviderRequest): AnthropicTurnContext {
+    return {
+      provider: label,
+      names: createToolNameMapping(request.tools.map((tool) => tool.name)),
+    };
+  }
+
+  async function generate(request: ProviderRequest): Promise<ProviderTurn> {
+    const context = turnContext(request);
+    let response: Anthropic.Message;
+    try {
+      response = await client.messages.create(
+        { ...requestBody(request, context), stream: false },
+        { signal: request.signal },
+      );
+    } catch (error) {
+      throw toProviderError(error, { provider: label, signal: request.signal, phase: 'request' });
+    }
+    return turnFromAnthropicMessage(response, context);
+  }
+
+  async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
+    const context = turnContext(request);
+    const { signal } = request;
+    let events: AsyncIterable<Anthropic.RawMessageStreamEvent>;
+    try {
+      events = await client.messages.create(
+        { ...requestBody(request, context), stream: true },
+        { signal },
+      );
+    } catch (error) {
+      throw toProviderError(error, { provider: label, signal, phase: 'request' });
+    }
+    const assembler = new AnthropicStreamAssembler(context);
+    try {
+      for await (const event of events) yield* assembler.push(event);
+    } catch (error) {
+      if (ProviderError.isInstance(error)) throw error;
+      const mapped = toProviderError(error, { provider: label, signal, phase: 'stream' });
+      if (mapped.code !== 'stream_interrupted') throw mapped;
+      throw streamInterruptedError({
+        provider: label,
+        reason: `the connection broke off: ${describeFailure(error)}`,
+        incomplete: assembler.incomplete,
+        cause: error,
+      });
+    }
+    // The SDK ends a stream quietly when its request is aborted.
+    if (signal?.aborted) {
+      throw toProviderError(signal.reason, { provider: label, signal, phase: 'stream' });
+    }
+    yield* assembler.end();
+  }
+
+  return { name: 'anthropic', model: options.model, client, generate, stream };
+}

@@ -1,0 +1,88 @@
+import type Anthropic from '@anthropic-ai/sdk';
+import type { Message, ToolSpec } from '@mtpx/protocol';
+import type { ToolNameMapping } from '../tool-names';
+
+type ContentBlock = Anthropic.ContentBlockParam;
+
+/** The conversation in the Messages API's shape: a top-level `system` and alternating turns. */
+export interface AnthropicConversation {
+  system: string | undefined;
+  messages: Anthropic.MessageParam[];
+}
+
+/**
+ * The conversation as Messages API turns:
+ * - system messages become the top-level `system` (joined by blank lines, in order);
+ * - assistant tool calls become `tool_use` blocks (names mapped like the tools);
+ * - tool messages become `tool_result` blocks (with `is_error` on failures) in the next
+ *   user message: consecutive results, and user text that follows them, share one;
+ * - an assistant turn with neither text nor calls is left out (the API refuses empty turns).
+ */
+export function toAnthropicConversation(
+  messages: readonly Message[],
+  names: ToolNameMapping,
+): AnthropicConversation {
+  const system: string[] = [];
+  const turns: Array<{ role: 'user' | 'assistant'; content: ContentBlock[] }> = [];
+  const userTurn = () => {
+    const last = turns.at(-1);
+    if (last?.role === 'user') return last.content;
+    const content: ContentBlock[] = [];
+    turns.push({ role: 'user', content });
+    return content;
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'system':
+        system.push(message.content);
+        break;
+      case 'user':
+        userTurn().push({ type: 'text', text: message.content });
+        break;
+      case 'tool':
+        userTurn().push({
+          type: 'tool_result',
+          tool_use_id: message.tool_call_id,
+          content: message.content,
+          ...(message.is_error ? { is_error: true } : {}),
+        });
+        break;
+      case 'assistant': {
+        const content: ContentBlock[] = [];
+        if (message.content) content.push({ type: 'text', text: message.content });
+        for (const call of message.tool_calls ?? []) {
+          content.push({
+            type: 'tool_use',
+            id: call.id,
+            name: names.toProvider(call.name),
+            input: call.arguments,
+          });
+        }
+        if (content.length > 0) turns.push({ role: 'assistant', content });
+        break;
+      }
+    }
+  }
+  return {
+    system: system.length > 0 ? system.join('\n\n') : undefined,
+    // A turn that is one text block is sent as a plain string, as people write it.
+    messages: turns.map(({ role, content }) => {
+      const [only] = content;
+      return content.length === 1 && only?.type === 'text'
+        ? { role, content: only.text }
+        : { role, content };
+    }),
+  };
+}
+
+/** MTP tool specs as Messages API tools, under their wire names. */
+export function toAnthropicTools(
+  tools: readonly ToolSpec[],
+  names: ToolNameMapping,
+): Anthropic.Tool[] {
+  return tools.map((tool) => ({
+    name: names.toProvider(tool.name),
+    description: tool.description,
+    input_schema: tool.input_schema as Anthropic.Tool.InputSchema,
+  }));
+}

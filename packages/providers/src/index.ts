@@ -1,0 +1,27 @@
+export {
+  isRetryableStatus,
+  ProviderError,
+  type ProviderErrorCode,
+  type ProviderErrorOptions,
+} from './provider-error';
+export {
+  assistantToolCall,
+  assistantToolCallFromValue,
+  type ParsedToolArguments,
+  parseToolArguments,
+} from './tool-arguments';
+export {
+  type IncompleteToolCall,
+  type ReadinessRule,
+  ToolCallAccumulator,
+  type ToolCallAccumulatorOptions,
+  type ToolCallFragment,
+} from './tool-call-accumulator';
+export {
+  createToolNameMapping,
+  PROVIDER_TOOL_NAME_MAX_LENGTH,
+  PROVIDER_TOOL_NAME_PATTERN,
+  sanitizeToolName,
+  type ToolNameMapping,
+} from './tool-names';
+export { VERSION } from './version';

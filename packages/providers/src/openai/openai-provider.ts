@@ -1,0 +1,194 @@
+import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
+import OpenAI, { type ClientOptions } from 'openai';
+import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
+import { createFallbackCallId } from '../call-ids';
+import { ProviderError } from '../provider-error';
+import { toProviderError } from '../sdk-errors';
+import { describeFailure, streamInterruptedError } from '../stream-interruption';
+import { createToolNameMapping } from '../tool-names';
+import {
+  type OpenAICompatiblePresetName,
+  openAICompatiblePresets,
+  resolveOpenAICompatiblePreset,
+} from './openai-presets';
+import { toOpenAIMessages, toOpenAITools } from './openai-request';
+import { type OpenAITurnContext, turnFromChatCompletion } from './openai-response';
+import { OpenAIStreamAssembler } from './openai-stream';
+
+/** How to reach an OpenAI-compatible Chat Completions API, and what to ask it. */
+export interface OpenAIProviderOptions {
+  /** The model id (`gpt-4.1-mini`, `llama-3.3-70b-versatile`, `mimo-v2-flash`, …). */
+  model: string;
+  /** A known service; `openai` when left out. Sets the base URL and the key variable. */
+  preset?: OpenAICompatiblePresetName;
+  /**
+   * Your own `openai` client. When given, it is used as it is: `apiKey`, `baseURL`,
+   * `maxRetries`, `timeoutMs` and `clientOptions` are ignored.
+   */
+  client?: OpenAI;
+  /** The API key; wins over the preset's environment variable. */
+  apiKey?: string;
+  /** The base URL; wins over the preset's URL and its environment variable. */
+  baseURL?: string;
+  /** The environment to read keys and URLs from; `process.env` when left out. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * How often the SDK retries 408, 409, 429, 5xx and connection failures, with
+   * exponential backoff that honours `retry-after`. MTPX never retries on top. Default 2.
+   */
+  maxRetries?: number;
+  /** Per-request timeout in milliseconds (the SDK's `timeout`). */
+  timeoutMs?: number;
+  /** Any other `openai` client option (`fetch`, `defaultHeaders`, …). */
+  clientOptions?: Omit<ClientOptions, 'apiKey' | 'baseURL'>;
+  /** `temperature` for every request. */
+  temperature?: number;
+  /** `max_tokens` for every request. */
+  maxTokens?: number;
+  /** `parallel_tool_calls` for requests with tools; left to the API's default when unset. */
+  parallelToolCalls?: boolean;
+  /** Ask for token usage at the end of streams (`stream_options.include_usage`). Default true. */
+  streamUsage?: boolean;
+  /** Extra request body fields the service understands (`reasoning_effort`, `thinking`, …). */
+  body?: Record<string, unknown>;
+}
+
+/** A {@link Provider} for an OpenAI-compatible Chat Completions API. */
+export interface OpenAIProvider extends Provider {
+  readonly name: 'openai';
+  /** The service, as a preset name (`openai` for a client passed in without a preset). */
+  readonly preset: OpenAICompatiblePresetName;
+  /** The `openai` client the provider sends requests with. */
+  readonly client: OpenAI;
+}
+
+function buildClient(options: OpenAIProviderOptions): OpenAI {
+  if (options.client) return options.client;
+  const resolved = resolveOpenAICompatiblePreset({
+    preset: options.preset,
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    env: options.env,
+  });
+  return new OpenAI({
+    ...options.clientOptions,
+    apiKey: resolved.apiKey,
+    baseURL: resolved.baseURL,
+    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
+    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+  });
+}
+
+/**
+ * A provider for OpenAI's Chat Completions API or any compatible service, on the
+ * official `openai` SDK. Tool names with dots are mapped to names the API accepts and
+ * back; `function.arguments` is parsed safely; streamed tool calls are reported ready
+ * one by one, as soon as each is complete.
+ *
+ * Throws a {@link ProviderError} with code `missing_api_key` when a hosted preset has no
+ * key (its message names the variable to set).
+ *
+ * @example
+ * ```ts
+ * import { createOpenAIProvider } from '@mtpx/providers/openai';
+ *
+ * const provider = createOpenAIProvider({ preset: 'groq', model: 'llama-3.3-70b-versatile' });
+ * const turn = await provider.generate({ messages: [{ role: 'user', content: 'Hi' }], tools: [] });
+ * ```
+ */
+export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProvider {
+  const preset = options.preset ?? 'openai';
+  if (!Object.hasOwn(openAICompatiblePresets, preset)) {
+    // Resolving reports the unknown preset with the list of known ones.
+    resolveOpenAICompatiblePreset({ preset, apiKey: 'unused' });
+  }
+  const client = buildClient(options);
+  const label = preset;
+  const streamUsage = options.streamUsage ?? true;
+
+  function requestBody(request: ProviderRequest, context: OpenAITurnContext) {
+    const body: ChatCompletionCreateParamsBase = {
+      ...options.body,
+      model: options.model,
+      messages: toOpenAIMessages(request.messages, context.names),
+    };
+    if (request.tools.length > 0) {
+      body.tools = toOpenAITools(request.tools, context.names);
+      if (options.parallelToolCalls !== undefined) {
+        body.parallel_tool_calls = options.parallelToolCalls;
+      }
+    }
+    if (options.temperature !== undefined) body.temperature = options.temperature;
+    if (options.maxTokens !== undefined) body.max_tokens = options.maxTokens;
+    return body;
+  }
+
+  function turnContext(request: ProviderRequest): OpenAITurnContext {
+    return {
+      provider: label,
+      names: createToolNameMapping(request.tools.map((tool) => tool.name)),
+      createId: createFallbackCallId,
+    };
+  }
+
+  async function generate(request: ProviderRequest): Promise<ProviderTurn> {
+    const context = turnContext(request);
+    const failure = { provider: label, signal: request.signal, phase: 'request' as const };
+    let completion: OpenAI.ChatCompletion;
+    try {
+      completion = await client.chat.completions.create(
+        { ...requestBody(request, context), stream: false },
+        { signal: request.signal },
+      );
+    } catch (error) {
+      throw toProviderError(error, failure);
+    }
+    return turnFromChatCompletion(completion, context);
+  }
+
+  async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
+    const context = turnContext(request);
+    const { signal } = request;
+    let chunks: AsyncIterable<OpenAI.ChatCompletionChunk>;
+    try {
+      chunks = await client.chat.completions.create(
+        {
+          ...requestBody(request, context),
+          stream: true,
+          ...(streamUsage ? { stream_options: { include_usage: true } } : {}),
+        },
+        { signal },
+      );
+    } catch (error) {
+      throw toProviderError(error, { provider: label, signal, phase: 'request' });
+    }
+    const assembler = new OpenAIStreamAssembler(context);
+    try {
+      for await (const chunk of chunks) yield* assembler.push(chunk);
+    } catch (error) {
+      if (ProviderError.isInstance(error)) throw error;
+      const mapped = toProviderError(error, { provider: label, signal, phase: 'stream' });
+      if (mapped.code !== 'stream_interrupted') throw mapped;
+      throw streamInterruptedError({
+        provider: label,
+        reason: `the connection broke off: ${describeFailure(error)}`,
+        incomplete: assembler.incomplete,
+        cause: error,
+      });
+    }
+    // The SDK ends a stream quietly when its request is aborted.
+    if (signal?.aborted) {
+      throw toProviderError(signal.reason, { provider: label, signal, phase: 'stream' });
+    }
+    yield* assembler.end();
+  }
+
+  return {
+    name: 'openai',
+    model: options.model,
+    preset,
+    client,
+    generate,
+    stream,
+  };
+}

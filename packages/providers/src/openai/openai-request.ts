@@ -1,0 +1,59 @@
+import type { Message, ToolSpec } from '@mtpx/protocol';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { ToolNameMapping } from '../tool-names';
+
+/**
+ * The conversation as Chat Completions messages. Tool results go back as
+ * `{ role: "tool", tool_call_id, content }`, the shape of the native tool-call syntax;
+ * tool names in earlier assistant turns are mapped like the tools themselves. A call
+ * whose arguments were not valid JSON is sent back with the model's own text.
+ */
+export function toOpenAIMessages(
+  messages: readonly Message[],
+  names: ToolNameMapping,
+): ChatCompletionMessageParam[] {
+  return messages.map((message) => toOpenAIMessage(message, names));
+}
+
+function toOpenAIMessage(message: Message, names: ToolNameMapping): ChatCompletionMessageParam {
+  if (message.role === 'system') return { role: 'system', content: message.content };
+  if (message.role === 'user') return { role: 'user', content: message.content };
+  if (message.role === 'tool') {
+    return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
+  }
+  const toolCalls = message.tool_calls ?? [];
+  const assistant: ChatCompletionAssistantMessageParam = {
+    role: 'assistant',
+    content: message.content ?? (toolCalls.length > 0 ? null : ''),
+  };
+  if (toolCalls.length > 0) {
+    assistant.tool_calls = toolCalls.map((call) => ({
+      id: call.id,
+      type: 'function',
+      function: {
+        name: names.toProvider(call.name),
+        arguments: call.raw_arguments ?? JSON.stringify(call.arguments),
+      },
+    }));
+  }
+  return assistant;
+}
+
+/** MTP tool specs as Chat Completions function tools, under their wire names. */
+export function toOpenAITools(
+  tools: readonly ToolSpec[],
+  names: ToolNameMapping,
+): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => ({
+    type: 'function',
+    function: {
+      name: names.toProvider(tool.name),
+      description: tool.description,
+      parameters: tool.input_schema,
+    },
+  }));
+}

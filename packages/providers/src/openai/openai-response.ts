@@ -1,0 +1,99 @@
+import type {
+  AssistantMessage,
+  AssistantToolCall,
+  FinishReason,
+  ProviderTurn,
+  Usage,
+} from '@mtpx/protocol';
+import type { ChatCompletion } from 'openai/resources/chat/completions';
+import type { CompletionUsage } from 'openai/resources/completions';
+import { ProviderError } from '../provider-error';
+import { assistantToolCall } from '../tool-arguments';
+import type { ToolNameMapping } from '../tool-names';
+
+/** Chat Completions' `finish_reason` in MTPX's terms. */
+export function openAIFinishReason(
+  reason: string | null | undefined,
+  hasToolCalls: boolean,
+): FinishReason {
+  switch (reason) {
+    case 'tool_calls':
+    case 'function_call':
+      return 'tool_calls';
+    // Some compatible servers answer tool calls with "stop": the calls are what counts.
+    case 'stop':
+      return hasToolCalls ? 'tool_calls' : 'stop';
+    case 'length':
+      return 'length';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return hasToolCalls ? 'tool_calls' : 'other';
+  }
+}
+
+/** Chat Completions' `usage` in MTPX's terms. */
+export function openAIUsage(usage: CompletionUsage | null | undefined): Usage | undefined {
+  if (usage == null) return undefined;
+  const inputTokens = usage.prompt_tokens ?? 0;
+  const outputTokens = usage.completion_tokens ?? 0;
+  const result: Usage = {
+    inputTokens,
+    outputTokens,
+    totalTokens: usage.total_tokens ?? inputTokens + outputTokens,
+  };
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  if (typeof cached === 'number') result.cachedInputTokens = cached;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
+  return result;
+}
+
+/** What turning a whole response into a turn needs. */
+export interface OpenAITurnContext {
+  provider: string;
+  names: ToolNameMapping;
+  createId: () => string;
+}
+
+/**
+ * A whole Chat Completions response as a provider turn: text, tool calls (names mapped
+ * back, arguments parsed safely; unparsable ones kept with `arguments_error`), finish
+ * reason and usage. Throws `invalid_response` when the response holds no choice.
+ */
+export function turnFromChatCompletion(
+  completion: ChatCompletion,
+  context: OpenAITurnContext,
+): ProviderTurn {
+  const choice = completion.choices?.[0];
+  if (choice?.message == null) {
+    throw new ProviderError({
+      code: 'invalid_response',
+      provider: context.provider,
+      message: `${context.provider}: the response holds no message (no choices).`,
+    });
+  }
+  const toolCalls: AssistantToolCall[] = [];
+  for (const call of choice.message.tool_calls ?? []) {
+    if (call.type !== undefined && call.type !== 'function') continue;
+    const fn = 'function' in call ? call.function : undefined;
+    const id = typeof call.id === 'string' && call.id !== '' ? call.id : context.createId();
+    const name = context.names.fromProvider(fn?.name ?? '');
+    const argumentsText = typeof fn?.arguments === 'string' ? fn.arguments : '';
+    toolCalls.push(assistantToolCall(id, name, argumentsText));
+  }
+  const message: AssistantMessage = {
+    role: 'assistant',
+    content: typeof choice.message.content === 'string' ? choice.message.content : null,
+  };
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  const turn: ProviderTurn = {
+    message,
+    finishReason: openAIFinishReason(choice.finish_reason, toolCalls.length > 0),
+  };
+  const usage = openAIUsage(completion.usage);
+  if (usage !== undefined) turn.usage = usage;
+  if (typeof completion.model === 'string') turn.model = completion.model;
+  if (typeof completion.id === 'string') turn.responseId = completion.id;
+  return turn;
+}

@@ -1,0 +1,133 @@
+import Anthropic from '@anthropic-ai/sdk';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collect, trace } from '../__fixtures__/collect';
+import { calculatorTools } from '../__fixtures__/fixtures';
+import { createAnthropicProvider } from '../anthropic/anthropic-provider';
+import { createOpenAIProvider } from '../openai/openai-provider';
+import { type ModelServer, startModelServer } from './model-server';
+import { startScriptedAnthropicServer, startScriptedOpenAIServer } from './scripted-servers';
+
+let server: ModelServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const turns = [
+  {
+    toolCalls: [
+      { id: 'call_1', name: 'calculator.subtract', arguments: { a: 18, b: 6 } },
+      { id: 'call_2', name: 'calculator.multiply', arguments: { a: 4, b: { $ref: 'call_1' } } },
+    ],
+  },
+  { text: 'The answer is 48.' },
+];
+const request = {
+  messages: [{ role: 'user' as const, content: 'Compute.' }],
+  tools: calculatorTools,
+};
+
+describe('startScriptedOpenAIServer', () => {
+  it('plays a scripted model to a real openai client, streamed or whole, with offered tool names', async () => {
+    server = await startScriptedOpenAIServer(turns, {
+      chunkSize: 5,
+      firstByteDelayMs: 1,
+      chunkDelayMs: 1,
+    });
+    const provider = createOpenAIProvider({
+      model: 'scripted',
+      apiKey: 'test',
+      baseURL: `${server.url}/v1`,
+    });
+    const { events, error } = await collect(provider.stream(request));
+    expect(error).toBeUndefined();
+    expect(trace(events).filter((line) => line.startsWith('ready'))).toEqual([
+      'ready 0 call_1 calculator.subtract {"a":18,"b":6}',
+      'ready 1 call_2 calculator.multiply {"a":4,"b":{"$ref":"call_1"}}',
+    ]);
+    expect(events.at(-2)?.type).toBe('usage');
+    const second = await provider.generate(request);
+    expect(second.message.content).toBe('The answer is 48.');
+    expect(server.requests.map((recorded) => recorded.path)).toEqual([
+      '/v1/chat/completions',
+      '/v1/chat/completions',
+    ]);
+  });
+
+  it('answers a request past the end of the script with a clear, non-retried error', async () => {
+    server = await startScriptedOpenAIServer([]);
+    const client = new OpenAI({ apiKey: 'test', baseURL: `${server.url}/v1`, maxRetries: 2 });
+    const error = await client.chat.completions
+      .create({ model: 'scripted', messages: [{ role: 'user', content: 'Hi' }] })
+      .catch((caught) => caught);
+    expect(error.status).toBe(500);
+    expect(error.message).toContain('the script holds 0 turn(s)');
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('startScriptedAnthropicServer', () => {
+  it('plays a scripted model to a real Anthropic client', async () => {
+    server = await startScriptedAnthropicServer(turns, { chunkSize: 7 });
+    const provider = createAnthropicProvider({
+      model: 'claude-sonnet-4-6',
+      apiKey: 'test',
+      baseURL: server.url,
+    });
+    const { events, error } = await collect(provider.stream(request));
+    expect(error).toBeUndefined();
+    expect(trace(events).filter((line) => line.startsWith('ready'))).toEqual([
+      'ready 0 call_1 calculator.subtract {"a":18,"b":6}',
+      'ready 1 call_2 calculator.multiply {"a":4,"b":{"$ref":"call_1"}}',
+    ]);
+    const client = new Anthropic({ apiKey: 'test', baseURL: server.url });
+    const message = await client.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'Hi' }],
+    });
+    expect(message.content).toEqual([{ type: 'text', text: 'The answer is 48.' }]);
+  });
+});
+
+describe('startModelServer', () => {
+  it('records requests and serves raw SSE events with names and multi-line data', async () => {
+    server = await startModelServer({
+      responses: [{ type: 'sse', events: [{ event: 'greeting', data: 'one\ntwo' }, 'three'] }],
+    });
+    const response = await fetch(`${server.url}/anything?x=1`, {
+      method: 'POST',
+      body: '{"hello":"world"}',
+    });
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await response.text()).toBe('event: greeting\ndata: one\ndata: two\n\ndata: three\n\n');
+    expect(server.requests[0]).toMatchObject({
+      method: 'POST',
+      path: '/anything?x=1',
+      body: { hello: 'world' },
+    });
+  });
+
+  it('keeps a body that is not JSON as text', async () => {
+    server = await startModelServer({
+      responses: () => ({ type: 'json', body: { ok: true }, status: 201 }),
+    });
+    const response = await fetch(server.url, { method: 'POST', body: 'not json' });
+    expect(response.status).toBe(201);
+    expect(server.requests[0]?.body).toBe('not json');
+  });
+});
+
+describe('startModelServer delays', () => {
+  it('stops a delayed answer when the client cancels, and closes without waiting for it', async () => {
+    server = await startModelServer({ responses: [{ type: 'json', body: {}, delayMs: 60_000 }] });
+    const controller = new AbortController();
+    const pending = fetch(server.url, { method: 'POST', body: '{}', signal: controller.signal });
+    await expect.poll(() => server?.requests.length).toBe(1);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await server.close();
+    server = undefined;
+  });
+});

@@ -1,0 +1,166 @@
+import { isJsonObject } from '@mtpx/protocol';
+import { sanitizeToolName } from '../tool-names';
+import { anthropicMessage, anthropicMessageEvents } from './anthropic-wire';
+import {
+  type ModelServer,
+  type RecordedRequest,
+  type ResponseScript,
+  startModelServer,
+} from './model-server';
+import { openAIChatCompletion, openAIChatCompletionChunks } from './openai-wire';
+import type { ScriptedTurn } from './scripted-turn';
+
+/** How a scripted API server paces and shapes its answers. */
+export interface ScriptedServerOptions {
+  /** Milliseconds before the first byte of each answer. Default 0. */
+  firstByteDelayMs?: number;
+  /** Milliseconds between streamed events. Default 0. */
+  chunkDelayMs?: number;
+  /** Characters per streamed text or arguments fragment. Default 16. */
+  chunkSize?: number;
+  /** The model name the answers report. */
+  model?: string;
+  host?: string;
+  port?: number;
+}
+
+/** The tool names a request offered (Chat Completions and Messages API shapes). */
+function offeredToolNames(request: RecordedRequest): Set<string> {
+  const names = new Set<string>();
+  const tools = isJsonObject(request.body) ? request.body.tools : undefined;
+  if (!Array.isArray(tools)) return names;
+  for (const tool of tools) {
+    if (!isJsonObject(tool)) continue;
+    const fn = isJsonObject(tool.function) ? tool.function : tool;
+    if (typeof fn.name === 'string') names.add(fn.name);
+  }
+  return names;
+}
+
+/**
+ * The name a model would send for a scripted tool: the scripted name when the request
+ * offered it, else its sanitized form when that was offered (`calculator.add` →
+ * `calculator_add`), else the scripted name unchanged (an unknown tool).
+ */
+function wireToolName(request: RecordedRequest): (name: string) => string {
+  const offered = offeredToolNames(request);
+  return (name) => {
+    if (offered.has(name)) return name;
+    const sanitized = sanitizeToolName(name);
+    return offered.has(sanitized) ? sanitized : name;
+  };
+}
+
+function turnAt(turns: readonly ScriptedTurn[], index: number): ScriptedTurn | ResponseScript {
+  return (
+    turns[index] ?? {
+      type: 'json',
+      status: 500,
+      headers: { 'x-should-retry': 'false' },
+      body: {
+        type: 'error',
+        error: {
+          type: 'api_error',
+          message: `scripted server: the script holds ${turns.length} turn(s) and turn ${index + 1} was asked for.`,
+        },
+      },
+    }
+  );
+}
+
+function isResponseScript(value: ScriptedTurn | ResponseScript): value is ResponseScript {
+  return 'type' in value;
+}
+
+function wantsStream(request: RecordedRequest): boolean {
+  return isJsonObject(request.body) && request.body.stream === true;
+}
+
+/**
+ * An OpenAI-compatible Chat Completions server on 127.0.0.1 that plays a scripted model:
+ * each request gets the next turn, as JSON or — when the request asks to stream — as
+ * SSE chunks with the configured time to first byte and delay between chunks. Point
+ * any OpenAI client at `${server.url}/v1`. For benchmarks, demos and tests.
+ *
+ * @example
+ * ```ts
+ * const server = await startScriptedOpenAIServer(
+ *   [{ toolCalls: [{ id: 'call_1', name: 'calculator.add', arguments: { a: 1, b: 2 } }] }, { text: '3' }],
+ *   { firstByteDelayMs: 300, chunkDelayMs: 20 },
+ * );
+ * ```
+ */
+export function startScriptedOpenAIServer(
+  turns: readonly ScriptedTurn[],
+  options: ScriptedServerOptions = {},
+): Promise<ModelServer> {
+  return startModelServer({
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    responses: (request, index) => {
+      const turn = turnAt(turns, index);
+      if (isResponseScript(turn)) return turn;
+      const wire = {
+        turnIndex: index,
+        toolName: wireToolName(request),
+        ...(options.model === undefined ? {} : { model: options.model }),
+      };
+      if (!wantsStream(request)) {
+        return {
+          type: 'json',
+          body: openAIChatCompletion(turn, wire),
+          delayMs: options.firstByteDelayMs ?? 0,
+        };
+      }
+      const body = isJsonObject(request.body) ? request.body : {};
+      const streamOptions = isJsonObject(body.stream_options) ? body.stream_options : {};
+      return {
+        type: 'sse',
+        events: openAIChatCompletionChunks(turn, {
+          ...wire,
+          includeUsage: streamOptions.include_usage === true,
+          ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
+        }),
+        firstByteDelayMs: options.firstByteDelayMs ?? 0,
+        chunkDelayMs: options.chunkDelayMs ?? 0,
+      };
+    },
+  });
+}
+
+/**
+ * An Anthropic Messages API server on 127.0.0.1 that plays a scripted model, like
+ * {@link startScriptedOpenAIServer}. Point an Anthropic client at `server.url`.
+ */
+export function startScriptedAnthropicServer(
+  turns: readonly ScriptedTurn[],
+  options: ScriptedServerOptions = {},
+): Promise<ModelServer> {
+  return startModelServer({
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    responses: (request, index) => {
+      const turn = turnAt(turns, index);
+      if (isResponseScript(turn)) return turn;
+      const wire = {
+        turnIndex: index,
+        toolName: wireToolName(request),
+        ...(options.model === undefined ? {} : { model: options.model }),
+        ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
+      };
+      if (!wantsStream(request)) {
+        return {
+          type: 'json',
+          body: anthropicMessage(turn, wire),
+          delayMs: options.firstByteDelayMs ?? 0,
+        };
+      }
+      return {
+        type: 'sse',
+        events: anthropicMessageEvents(turn, wire),
+        firstByteDelayMs: options.firstByteDelayMs ?? 0,
+        chunkDelayMs: options.chunkDelayMs ?? 0,
+      };
+    },
+  });
+}
