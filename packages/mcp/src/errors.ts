@@ -1,3 +1,4 @@
+import { ProtocolError } from '@modelcontextprotocol/server';
 import { MtpxError } from '@mtpx/protocol';
 
 /** The JSON-RPC error codes the adapter answers with, by name. */
@@ -100,6 +101,18 @@ export class McpAdapterError extends MtpxError<McpAdapterErrorCode> {
       cause: error,
     });
   }
+}
+
+/**
+ * The SDK error that sends `error` over the wire as a JSON-RPC error: its `jsonRpcCode`
+ * (-32603 when it has none), its message and its `data`.
+ */
+export function toProtocolError(error: McpAdapterError): ProtocolError {
+  return new ProtocolError(
+    error.jsonRpcCode ?? JSON_RPC_CODES.internalError,
+    error.message,
+    error.data,
+  );
 }
 
 function codeForJsonRpc(jsonRpcCode: number | undefined): McpAdapterErrorCode {

@@ -105,7 +105,8 @@ export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferTool
           ? runWithoutClient(definition.name, round, args, context)
           : standalone(args, context);
       }
-      scope.result = await round(args, scope.context);
+      // The executor's signal also fires on the tool's time limit, not only on cancellation.
+      scope.result = await round(args, { ...scope.context, signal: context.signal });
       return scope.result.type === 'complete' ? scope.result.value : null;
     },
   });

@@ -1,12 +1,8 @@
-import {
-  type InputRequiredResult,
-  ProtocolError,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import { jsonDigest } from './canonical-json';
 import { missingCapability } from './client-capabilities';
-import { JSON_RPC_CODES } from './errors';
+import { JSON_RPC_CODES, McpAdapterError, toProtocolError } from './errors';
 import type { InputRequests } from './input-requests';
 import { checkInputResponse, type InputResponse, viewInputResponse } from './input-responses';
 import type { RoundState, StateBinding, StateSigner } from './request-state';
@@ -115,18 +111,24 @@ export async function runRound<TArgs, TValue>(
 
   const requests = result.requests ?? {};
   if (Object.keys(requests).length === 0 && result.state === undefined) {
-    throw new ProtocolError(
-      JSON_RPC_CODES.internalError,
-      `The round hook of ${call.target} returned inputRequired() with no requests and no state; give at least one of the two.`,
+    throw toProtocolError(
+      new McpAdapterError({
+        code: 'invalid_round_result',
+        message: `The round hook of ${call.target} returned inputRequired() with no requests and no state; give at least one of the two.`,
+        jsonRpcCode: JSON_RPC_CODES.internalError,
+      }),
     );
   }
   for (const [key, request] of Object.entries(requests)) {
     const required = missingCapability(request, environment.clientCapabilities);
     if (required !== undefined) {
-      throw new ProtocolError(
-        JSON_RPC_CODES.missingClientCapability,
-        `Cannot request input '${key}' (${request.method}): the client did not declare the capability it needs`,
-        { requiredCapabilities: required },
+      throw toProtocolError(
+        new McpAdapterError({
+          code: 'missing_client_capability',
+          message: `Cannot request input '${key}' (${request.method}): the client did not declare the capability it needs`,
+          jsonRpcCode: JSON_RPC_CODES.missingClientCapability,
+          data: { requiredCapabilities: required },
+        }),
       );
     }
   }
@@ -153,10 +155,23 @@ function readState(
   const verified = typeof token === 'string' ? signer.verify(token, binding) : undefined;
   if (verified?.ok) return verified.state;
   const reason = verified === undefined ? 'malformed' : verified.reason;
-  onError?.(new Error(`requestState refused for ${binding.method} ${binding.target}: ${reason}`));
-  throw new ProtocolError(JSON_RPC_CODES.invalidParams, 'Invalid or expired requestState', {
-    reason: 'invalid_request_state',
-  });
+  onError?.(
+    new McpAdapterError({
+      code: 'invalid_request_state',
+      message: `requestState refused for ${binding.method} ${binding.target}: ${reason}`,
+      jsonRpcCode: JSON_RPC_CODES.invalidParams,
+      data: { reason },
+    }),
+  );
+  // The wire gets no detail: the reason stays with the server.
+  throw toProtocolError(
+    new McpAdapterError({
+      code: 'invalid_request_state',
+      message: 'Invalid or expired requestState',
+      jsonRpcCode: JSON_RPC_CODES.invalidParams,
+      data: { reason: 'invalid_request_state' },
+    }),
+  );
 }
 
 /** The answers so far: earlier ones kept in the state plus this request's, each checked. */
@@ -177,11 +192,14 @@ function collectAnswers(
   return answers;
 }
 
-function malformedResponse(key: string, problem: string): ProtocolError {
-  return new ProtocolError(
-    JSON_RPC_CODES.invalidParams,
-    `Invalid input response '${key}': ${problem}`,
-    { reason: 'invalid_input_response', key },
+function malformedResponse(key: string, problem: string) {
+  return toProtocolError(
+    new McpAdapterError({
+      code: 'invalid_input_response',
+      message: `Invalid input response '${key}': ${problem}`,
+      jsonRpcCode: JSON_RPC_CODES.invalidParams,
+      data: { reason: 'invalid_input_response', key },
+    }),
   );
 }
 

@@ -1,12 +1,11 @@
 import {
   type CallToolResult,
   CLIENT_CAPABILITIES_META_KEY,
-  ProtocolError,
   Server,
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { JSON_RPC_CODES } from './errors';
+import { JSON_RPC_CODES, McpAdapterError, toProtocolError } from './errors';
 import {
   type McpPromptDefinition,
   type McpPromptResult,
@@ -193,13 +192,32 @@ function settle<TValue, TResult>(
   }
 }
 
-/** Prompts and resources have no `isError` result: a throwing hook is a JSON-RPC error. */
+/**
+ * Prompts and resources have no `isError` result: a throwing hook is a JSON-RPC error —
+ * an McpAdapterError's own code when it has one, -32603 otherwise.
+ */
 function failure(what: string) {
-  return (message: string): never => {
-    throw new ProtocolError(JSON_RPC_CODES.internalError, `The ${what} failed: ${message}`);
+  return (message: string, error: unknown): never => {
+    if (McpAdapterError.isInstance(error) && error.jsonRpcCode !== undefined) {
+      throw toProtocolError(error);
+    }
+    throw toProtocolError(
+      new McpAdapterError({
+        code: 'adapter_error',
+        message: `The ${what} failed: ${message}`,
+        jsonRpcCode: JSON_RPC_CODES.internalError,
+        cause: error,
+      }),
+    );
   };
 }
 
-function unknownTarget(kind: string, name: string): ProtocolError {
-  return new ProtocolError(JSON_RPC_CODES.invalidParams, `Unknown ${kind}: ${name}`);
+function unknownTarget(kind: string, name: string) {
+  return toProtocolError(
+    new McpAdapterError({
+      code: 'unknown_target',
+      message: `Unknown ${kind}: ${name}`,
+      jsonRpcCode: JSON_RPC_CODES.invalidParams,
+    }),
+  );
 }
