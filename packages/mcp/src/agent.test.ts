@@ -3,6 +3,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createExecutor, type Executor } from '@mtpx/executor';
 import { type Message, type Provider, toolMessageFromResult } from '@mtpx/protocol';
+import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from './create-mcp-server';
 import type { ElicitationParams } from './input-handlers';
@@ -10,7 +11,6 @@ import type { ElicitationResponse } from './input-responses';
 import { type McpClient, mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { mcpTools } from './mcp-tools';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { testProvider } from './test-provider';
 import { bookTool, greetTool } from './test-tools';
 
 /**
@@ -45,7 +45,10 @@ const connections: Array<[string, () => Promise<McpClient & { close(): Promise<v
   [
     '2026-07-28 (v2 client)',
     async () => {
-      const client = new Client({ name: 'agent', version: '1.0.0' }, mcpClientOptions({ elicit: true }));
+      const client = new Client(
+        { name: 'agent', version: '1.0.0' },
+        mcpClientOptions({ elicit: true }),
+      );
       await client.connect(new StreamableHTTPClientTransport(http.url));
       return client;
     },
@@ -69,7 +72,8 @@ describe.each(connections)('an MTP agent over a %s', (_era, connect) => {
     const asked: string[] = [];
     const user = (params: ElicitationParams): ElicitationResponse => {
       asked.push(params.message);
-      if (params.message === 'What is your name?') return { action: 'accept', content: { name: 'Ada' } };
+      if (params.message === 'What is your name?')
+        return { action: 'accept', content: { name: 'Ada' } };
       if (params.message.startsWith('Which date')) {
         return { action: 'accept', content: { date: '2026-12-24' } };
       }
@@ -77,7 +81,7 @@ describe.each(connections)('an MTP agent over a %s', (_era, connect) => {
     };
     const tools = await mcpTools(client, { prefix: 'restaurant.', elicit: user });
     const executor = createExecutor({ tools, policy: { defaults: { destructive: 'allow' } } });
-    const provider = testProvider([
+    const provider = scriptedProvider([
       {
         toolCalls: [
           { id: 'call_1', name: 'restaurant.greet', arguments: {} },
@@ -87,7 +91,11 @@ describe.each(connections)('an MTP agent over a %s', (_era, connect) => {
       { text: 'Hello Ada — your table for 4 is booked on 2026-12-24.' },
     ]);
 
-    const { answer, messages } = await runAgent(provider, executor, 'Greet me and book a table for 4.');
+    const { answer, messages } = await runAgent(
+      provider,
+      executor,
+      'Greet me and book a table for 4.',
+    );
 
     expect(answer).toBe('Hello Ada — your table for 4 is booked on 2026-12-24.');
     expect(asked.sort()).toEqual(

@@ -1,4 +1,10 @@
-import { createExecutor, defineTool, defineToolkit, ToolExecutionError, ToolRegistry } from '@mtpx/executor';
+import {
+  createExecutor,
+  defineTool,
+  defineToolkit,
+  ToolExecutionError,
+  ToolRegistry,
+} from '@mtpx/executor';
 import { toolOutput } from '@mtpx/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -8,7 +14,12 @@ import { formElicitation } from './input-requests';
 import { defineMcpTool } from './mcp-tool';
 import { complete, inputRequired } from './round-result';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { connectLegacyClient, connectModernClient, firstText, type ScriptedHandlers } from './test-clients';
+import {
+  connectLegacyClient,
+  connectModernClient,
+  firstText,
+  type ScriptedHandlers,
+} from './test-clients';
 
 const add = defineTool({
   name: 'calculator.add',
@@ -28,7 +39,8 @@ const picture = defineTool({
   name: 'picture',
   description: 'Draws a picture.',
   input_schema: z.object({}),
-  execute: () => toolOutput({ content: 'A cat', images: [{ data: 'aW1n', mime_type: 'image/png' }] }),
+  execute: () =>
+    toolOutput({ content: 'A cat', images: [{ data: 'aW1n', mime_type: 'image/png' }] }),
 });
 
 const fail = defineTool({
@@ -75,7 +87,9 @@ const cancelOrder = defineMcpTool({
         { order },
       );
     }
-    return complete(`Order ${String((context.requestState as { order: string }).order)} cancelled: ${reason.reason}`);
+    return complete(
+      `Order ${String((context.requestState as { order: string }).order)} cancelled: ${reason.reason}`,
+    );
   },
 });
 
@@ -111,17 +125,30 @@ const approve = (answer: boolean, reason = 'moved house'): ScriptedHandlers => (
 });
 
 describe.each([
-  ['2026-07-28 (v2 client)', (url: URL, handlers: ScriptedHandlers = {}) => connectModernClient(url, handlers)],
-  ['2025 (v1 client)', (url: URL, handlers: ScriptedHandlers = {}) => connectLegacyClient(url, handlers)],
+  [
+    '2026-07-28 (v2 client)',
+    (url: URL, handlers: ScriptedHandlers = {}) => connectModernClient(url, handlers),
+  ],
+  [
+    '2025 (v1 client)',
+    (url: URL, handlers: ScriptedHandlers = {}) => connectLegacyClient(url, handlers),
+  ],
 ] as const)('createMcpServer for a %s', (_era, connect) => {
   it('lists the tools with their schemas and risk annotations, toolkits included', async () => {
     http = await serveMcp(server, { port: 0 });
     const client = await connect(http.url);
     const { tools } = await client.listTools();
     const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-    expect(Object.keys(byName).sort()).toEqual(
-      ['calculator.add', 'cancel_order', 'count', 'fail', 'lookup', 'picture', 'weather.today', 'wipe'],
-    );
+    expect(Object.keys(byName).sort()).toEqual([
+      'calculator.add',
+      'cancel_order',
+      'count',
+      'fail',
+      'lookup',
+      'picture',
+      'weather.today',
+      'wipe',
+    ]);
     expect(byName['calculator.add']).toMatchObject({
       description: 'Adds two numbers.',
       inputSchema: {
@@ -139,7 +166,9 @@ describe.each([
   it('maps outputs to content and structuredContent, and failures to isError', async () => {
     http = await serveMcp(server, { port: 0 });
     const client = await connect(http.url);
-    expect(await client.callTool({ name: 'calculator.add', arguments: { a: 15, b: 27 } })).toMatchObject({
+    expect(
+      await client.callTool({ name: 'calculator.add', arguments: { a: 15, b: 27 } }),
+    ).toMatchObject({
       content: [{ type: 'text', text: '42' }],
     });
     expect(await client.callTool({ name: 'lookup', arguments: { id: 'u1' } })).toMatchObject({
@@ -154,7 +183,10 @@ describe.each([
       isError: true,
       content: [{ type: 'text', text: expect.stringContaining('The disk is full.') }],
     });
-    const invalid = await client.callTool({ name: 'calculator.add', arguments: { a: '15', b: 27 } });
+    const invalid = await client.callTool({
+      name: 'calculator.add',
+      arguments: { a: '15', b: 27 },
+    });
     expect(invalid.isError).toBe(true);
     expect(firstText(invalid)).toMatch(/invalid_arguments/);
     await client.close();
@@ -208,7 +240,12 @@ describe.each([
 describe('policy', () => {
   it('denies what the policy denies', async () => {
     http = await serveMcp(
-      createMcpServer({ name: 'strict', version: '1.0.0', tools: [wipe], policy: { defaults: { destructive: 'deny' } } }),
+      createMcpServer({
+        name: 'strict',
+        version: '1.0.0',
+        tools: [wipe],
+        policy: { defaults: { destructive: 'deny' } },
+      }),
       { port: 0 },
     );
     const client = await connectModernClient(http.url, approve(true));
@@ -222,7 +259,10 @@ describe('policy', () => {
 
 describe('defineMcpTool', () => {
   it('runs in a plain executor: completing without input, failing clearly when it needs some', async () => {
-    const executor = createExecutor({ tools: [cancelOrder], policy: { defaults: { destructive: 'allow' } } });
+    const executor = createExecutor({
+      tools: [cancelOrder],
+      policy: { defaults: { destructive: 'allow' } },
+    });
     const [result] = await executor.executeToolCalls([
       { id: 'call_1', name: 'cancel_order', arguments: { order: 'A-7' } },
     ]);

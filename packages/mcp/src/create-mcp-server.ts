@@ -8,8 +8,8 @@ import {
   RiskPolicy,
   type RiskPolicyOptions,
   type Toolkit,
-  ToolRegistry,
   type ToolPolicy,
+  ToolRegistry,
   toolSpecOf,
 } from '@mtpx/executor';
 import {

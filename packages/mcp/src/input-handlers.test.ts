@@ -1,12 +1,12 @@
 import { Client } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installInputHandlers } from './input-handlers';
 import { mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { samplingFromProvider } from './provider-sampling';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
 import { connectLegacyClient, connectModernClient, firstText } from './test-clients';
-import { testProvider } from './test-provider';
 import { testServer } from './test-server';
 
 let http: McpHttpServer;
@@ -75,7 +75,7 @@ describe('client options', () => {
 
 describe('samplingFromProvider', () => {
   it("answers with the provider's text, model and stop reason", async () => {
-    const provider = testProvider([{ text: 'Blue.' }]);
+    const provider = scriptedProvider([{ text: 'Blue.' }]);
     const sample = samplingFromProvider(provider);
     const answer = await sample(
       {
@@ -97,7 +97,7 @@ describe('samplingFromProvider', () => {
     expect(answer).toEqual({
       role: 'assistant',
       content: { type: 'text', text: 'Blue.' },
-      model: 'scripted-model',
+      model: 'scripted',
       stopReason: 'endTurn',
     });
     expect(provider.requests[0]?.messages).toEqual([

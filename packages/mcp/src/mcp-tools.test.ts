@@ -1,8 +1,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 import { createExecutor, defineTool, ToolRegistry } from '@mtpx/executor';
+import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer } from './create-mcp-server';
@@ -11,7 +12,6 @@ import type { ElicitationResponse } from './input-responses';
 import { mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { mcpTools } from './mcp-tools';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { testProvider } from './test-provider';
 import { bookTool, greetTool, haikuTool, rootsTool } from './test-tools';
 
 const remote = createMcpServer({
@@ -97,7 +97,10 @@ describe.each(clients)('mcpTools with a %s', (_era, connect) => {
     expect(registry.get('remote.add')).toMatchObject({
       description: 'Adds',
       risk_level: 'read_only',
-      input_schema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } },
+      input_schema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+      },
     });
     expect(registry.get('remote.explode')?.risk_level).toBe('write');
     await client.close();
@@ -105,7 +108,7 @@ describe.each(clients)('mcpTools with a %s', (_era, connect) => {
 
   it('runs calls over MCP, fulfilling input requests mid-call with the handlers', async () => {
     const client = await connect();
-    const provider = testProvider([{ text: 'Leaves fall' }]);
+    const provider = scriptedProvider([{ text: 'Leaves fall' }]);
     const tools = await mcpTools(client, {
       elicit: user,
       sample: provider,
@@ -123,7 +126,7 @@ describe.each(clients)('mcpTools with a %s', (_era, connect) => {
     expect(results.map((result) => result.output)).toEqual([
       'Hello, Ada!',
       { booked: true, party: 3, date: '2026-12-24' },
-      { haiku: 'Leaves fall', model: 'scripted-model' },
+      { haiku: 'Leaves fall', model: 'scripted' },
       ['file:///projects'],
       6,
       5,
@@ -150,9 +153,13 @@ describe('mcpTools risk levels', () => {
   it('reads MCP annotations, treating a tool without hints as destructive', async () => {
     const foreign = createMcpHandler(() => {
       const server = new McpServer({ name: 'foreign', version: '1.0.0' });
-      server.registerTool('unhinted', { description: 'No hints', inputSchema: z.object({}) }, () => ({
-        content: [{ type: 'text', text: '12' }],
-      }));
+      server.registerTool(
+        'unhinted',
+        { description: 'No hints', inputSchema: z.object({}) },
+        () => ({
+          content: [{ type: 'text', text: '12' }],
+        }),
+      );
       return server;
     });
     const client = new Client({ name: 'importer', version: '1.0.0' }, mcpClientOptions());
@@ -173,7 +180,9 @@ describe('mcpTools risk levels', () => {
     await foreign.close();
 
     const ours = await clients[0][1]();
-    const tools = await mcpTools(ours, { filter: (tool) => ['add', 'explode'].includes(tool.name) });
+    const tools = await mcpTools(ours, {
+      filter: (tool) => ['add', 'explode'].includes(tool.name),
+    });
     expect(tools.map((tool) => [tool.name, tool.risk_level]).sort()).toEqual([
       ['add', 'read_only'],
       ['explode', 'write'],

@@ -2,12 +2,7 @@ import { defineTool, type Tool, ToolExecutionError, type ToolRegistry } from '@m
 import type { RiskLevel } from '@mtpx/protocol';
 import { McpAdapterError } from './errors';
 import { type InputHandlers, installInputHandlers } from './input-handlers';
-import {
-  callToolOn,
-  listAllTools,
-  type McpClient,
-  type McpToolDescriptor,
-} from './mcp-client';
+import { callToolOn, listAllTools, type McpClient, type McpToolDescriptor } from './mcp-client';
 import { callToolResultToOutput, type McpToolResultLike } from './tool-content';
 
 /** Options of {@link mcpTools}. */
@@ -56,7 +51,11 @@ export async function mcpTools(client: McpClient, options: McpToolsOptions = {})
   return tools;
 }
 
-function importTool(client: McpClient, descriptor: McpToolDescriptor, options: McpToolsOptions): Tool {
+function importTool(
+  client: McpClient,
+  descriptor: McpToolDescriptor,
+  options: McpToolsOptions,
+): Tool {
   const riskLevel =
     typeof options.riskLevel === 'function'
       ? options.riskLevel(descriptor)
@@ -95,7 +94,8 @@ function importTool(client: McpClient, descriptor: McpToolDescriptor, options: M
       const output = callToolResultToOutput(result);
       if (result.isError === true) {
         throw new ToolExecutionError({
-          message: typeof output === 'string' && output !== '' ? output : `MCP ${descriptor.name} failed.`,
+          message:
+            typeof output === 'string' && output !== '' ? output : `MCP ${descriptor.name} failed.`,
           code: 'mcp_tool_error',
         });
       }

@@ -9,7 +9,9 @@ import type { McpToolServer } from './mcp-tool-server';
  * optional `prompts`, `resources`, `name`, `version` and `stateKey` exports, for
  * `mtpx-mcp`. `undefined` when the module has no `tools`.
  */
-export function serverFromModuleExports(exports: Record<string, unknown>): McpToolServer | undefined {
+export function serverFromModuleExports(
+  exports: Record<string, unknown>,
+): McpToolServer | undefined {
   const tools = exports.tools;
   if (!(tools instanceof ToolRegistry) && !Array.isArray(tools)) return undefined;
   return createMcpServer({

@@ -1,3 +1,4 @@
+import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installInputHandlers } from './input-handlers';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
@@ -7,7 +8,6 @@ import {
   firstText,
   type ScriptedHandlers,
 } from './test-clients';
-import { testProvider } from './test-provider';
 import { testServer } from './test-server';
 
 let http: McpHttpServer;
@@ -105,9 +105,9 @@ describe.each(eras)('rounds for a $era client', ({ connect, call }) => {
   });
 
   it('answers a sampling round with the scripted provider', async () => {
-    const provider = testProvider(
+    const provider = scriptedProvider(
       [{ text: 'Autumn moonlight / a worm digs silently / into the chestnut.' }],
-      'haiku-model',
+      { model: 'haiku-model' },
     );
     const withSampling = (await connect({ declare: ['sampling'] })) as unknown as AnyClient;
     await installInputHandlers(withSampling as never, { sample: provider });
