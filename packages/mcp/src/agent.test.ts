@@ -11,7 +11,7 @@ import type { ElicitationResponse } from './input-responses';
 import { type McpClient, mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { mcpTools } from './mcp-tools';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { bookTool, greetTool } from './test-tools';
+import { bookTool, greetTool } from './test-support/tools';
 
 /**
  * The smallest MTP agent: ask the model, run the native tool calls of its answer with the

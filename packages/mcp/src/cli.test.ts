@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningCli, runCli } from './cli';
-import { connectLegacyClient, firstText } from './test-clients';
+import { connectLegacyClient, firstText } from './test-support/clients';
 
-const testModule = fileURLToPath(new URL('./test-stdio-module.ts', import.meta.url));
+const testModule = fileURLToPath(new URL('./test-support/stdio-module.ts', import.meta.url));
 
 let running: RunningCli | undefined;
 afterEach(async () => {

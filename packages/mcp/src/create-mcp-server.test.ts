@@ -19,7 +19,7 @@ import {
   connectModernClient,
   firstText,
   type ScriptedHandlers,
-} from './test-clients';
+} from './test-support/clients';
 
 const add = defineTool({
   name: 'calculator.add',

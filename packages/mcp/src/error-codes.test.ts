@@ -7,8 +7,8 @@ import {
   connectModernClient,
   type RawExchange,
   rawModernRequest,
-} from './test-clients';
-import { testServer } from './test-server';
+} from './test-support/clients';
+import { testServer } from './test-support/server';
 
 const elicitation = { elicitation: {} };
 const accept = (content: Record<string, unknown>) => ({ action: 'accept', content });

@@ -6,8 +6,8 @@ import { installInputHandlers } from './input-handlers';
 import { mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { samplingFromProvider } from './provider-sampling';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { connectLegacyClient, connectModernClient, firstText } from './test-clients';
-import { testServer } from './test-server';
+import { connectLegacyClient, connectModernClient, firstText } from './test-support/clients';
+import { testServer } from './test-support/server';
 
 let http: McpHttpServer;
 beforeAll(async () => {

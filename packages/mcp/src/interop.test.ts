@@ -12,14 +12,14 @@ import {
   firstText,
   legacyClientWith,
   type ScriptedHandlers,
-} from './test-clients';
-import { testServer } from './test-server';
+} from './test-support/clients';
+import { testServer } from './test-support/server';
 
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url));
-/** `mtpx-mcp src/test-stdio-module.ts`, run from source. */
+/** `mtpx-mcp src/test-support/stdio-module.ts`, run from source. */
 const stdioServer = {
   command: process.execPath,
-  args: ['--import', 'tsx', 'src/bin.ts', 'src/test-stdio-module.ts'],
+  args: ['--import', 'tsx', 'src/bin.ts', 'src/test-support/stdio-module.ts'],
   cwd: packageDirectory,
   stderr: 'ignore' as const,
 };

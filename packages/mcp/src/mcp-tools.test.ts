@@ -12,7 +12,7 @@ import type { ElicitationResponse } from './input-responses';
 import { mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { mcpTools } from './mcp-tools';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { bookTool, greetTool, haikuTool, rootsTool } from './test-tools';
+import { bookTool, greetTool, haikuTool, rootsTool } from './test-support/tools';
 
 const remote = createMcpServer({
   name: 'remote',

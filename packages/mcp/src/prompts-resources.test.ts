@@ -8,7 +8,11 @@ import { createStateSigner } from './request-state';
 import { complete, inputRequired } from './round-result';
 import { staticToolSource } from './sdk-server';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { connectLegacyClient, connectModernClient, type ScriptedHandlers } from './test-clients';
+import {
+  connectLegacyClient,
+  connectModernClient,
+  type ScriptedHandlers,
+} from './test-support/clients';
 
 const review = defineMcpPrompt({
   name: 'review',

@@ -7,8 +7,8 @@ import {
   connectModernClient,
   firstText,
   type ScriptedHandlers,
-} from './test-clients';
-import { testServer } from './test-server';
+} from './test-support/clients';
+import { testServer } from './test-support/server';
 
 let http: McpHttpServer;
 beforeAll(async () => {

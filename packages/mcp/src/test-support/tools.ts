@@ -2,9 +2,9 @@
  * Test support (not exported from the package): the multi-round tools the tests serve,
  * each written once and served to both protocol eras.
  */
-import { formElicitation, roots, sampling, urlElicitation } from './input-requests';
-import { samplingText } from './input-responses';
-import { complete, inputRequired, type RoundHook } from './round-result';
+import { formElicitation, roots, sampling, urlElicitation } from '../input-requests';
+import { samplingText } from '../input-responses';
+import { complete, inputRequired, type RoundHook } from '../round-result';
 
 /** A tool definition as the tests write it. */
 export interface TestTool {

@@ -1,4 +1,4 @@
 /** Test support: the module the stdio tests serve with `mtpx-mcp`. */
-import { testServer } from './test-server';
+import { testServer } from './server';
 
 export default testServer();

@@ -1,9 +1,9 @@
 /** Test support (not exported from the package): the server the tests talk to. */
-import { type McpToolServer, toolServerFromDefinition } from './mcp-tool-server';
-import { createStateSigner } from './request-state';
-import { staticToolSource } from './sdk-server';
-import { servedToolFromHook } from './served-tool';
-import { type TestTool, testTools } from './test-tools';
+import { type McpToolServer, toolServerFromDefinition } from '../mcp-tool-server';
+import { createStateSigner } from '../request-state';
+import { staticToolSource } from '../sdk-server';
+import { servedToolFromHook } from '../served-tool';
+import { type TestTool, testTools } from './tools';
 
 /** Options of {@link testServer}. */
 export interface TestServerOptions {
