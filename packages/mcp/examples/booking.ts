@@ -38,7 +38,9 @@ export const bookTable = defineMcpTool({
     if (state === undefined) {
       const answer = context.accepted('date', DateAnswer);
       if (answer === undefined) {
-        return inputRequired({ date: formElicitation(`Which date for ${party}, ${name}?`, DateAnswer) });
+        return inputRequired({
+          date: formElicitation(`Which date for ${party}, ${name}?`, DateAnswer),
+        });
       }
       return inputRequired(
         { confirm: formElicitation(`Book a table for ${party} on ${answer.date}?`, Confirmation) },
@@ -62,7 +64,10 @@ export const scriptedUser: ElicitHandler = (params) => {
 
 /** Books through an MCP client of the given era; resolves with the tool's output. */
 export async function bookWith(url: URL, era: McpClientEra): Promise<unknown> {
-  const client = new Client({ name: `booking-${era}`, version: '1.0.0' }, mcpClientOptions({ era, elicit: true }));
+  const client = new Client(
+    { name: `booking-${era}`, version: '1.0.0' },
+    mcpClientOptions({ era, elicit: true }),
+  );
   await client.connect(new StreamableHTTPClientTransport(url));
   try {
     const tools = await mcpTools(client, { prefix: 'restaurant.', elicit: scriptedUser });
@@ -88,6 +93,9 @@ export async function main(): Promise<void> {
 }
 
 // Run when executed directly (not when a test imports it).
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+if (
+  process.argv[1] !== undefined &&
+  import.meta.url === pathToFileURL(resolve(process.argv[1])).href
+) {
   await main();
 }

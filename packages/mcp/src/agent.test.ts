@@ -6,8 +6,7 @@ import { type Message, type Provider, toolMessageFromResult } from '@mtpx/protoc
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from './create-mcp-server';
-import type { ElicitationParams } from './input-handlers';
-import type { ElicitationResponse } from './input-responses';
+import type { ElicitationAnswer, ElicitationParams } from './input-handlers';
 import { type McpClient, mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { mcpTools } from './mcp-tools';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
@@ -70,7 +69,7 @@ describe.each(connections)('an MTP agent over a %s', (_era, connect) => {
   it('uses MCP tools that ask the user for input mid-call', async () => {
     const client = await connect();
     const asked: string[] = [];
-    const user = (params: ElicitationParams): ElicitationResponse => {
+    const user = (params: ElicitationParams): ElicitationAnswer => {
       asked.push(params.message);
       if (params.message === 'What is your name?')
         return { action: 'accept', content: { name: 'Ada' } };

@@ -1,4 +1,9 @@
 export {
+  type CreateMcpServerOptions,
+  createMcpServer,
+  toolResultToCallToolResult,
+} from './create-mcp-server';
+export {
   JSON_RPC_CODES,
   McpAdapterError,
   type McpAdapterErrorCode,
@@ -9,6 +14,16 @@ export {
   type McpHttpHandler,
   type McpHttpHandlerOptions,
 } from './http-handler';
+export {
+  type ElicitationAnswer,
+  type ElicitationParams,
+  type ElicitHandler,
+  type InputHandlerContext,
+  type InputHandlers,
+  installInputHandlers,
+  type RootsSource,
+  type SampleHandler,
+} from './input-handlers';
 export {
   type ElicitationSchema,
   type FormElicitationRequest,
@@ -37,6 +52,16 @@ export {
   samplingText,
 } from './input-responses';
 export {
+  type McpCallOptions,
+  type McpClient,
+  type McpClientCapabilityOptions,
+  type McpClientEra,
+  type McpClientOptionsInput,
+  type McpToolDescriptor,
+  mcpClientCapabilities,
+  mcpClientOptions,
+} from './mcp-client';
+export {
   defineMcpPrompt,
   type McpPromptArgument,
   type McpPromptDefinition,
@@ -50,7 +75,10 @@ export {
   type McpResourceDefinition,
   type McpResourceResult,
 } from './mcp-resource';
+export { defineMcpTool, isMcpTool, type McpTool, type McpToolDefinition } from './mcp-tool';
 export { isMcpToolServer, type McpToolServer } from './mcp-tool-server';
+export { type McpToolsOptions, mcpTools } from './mcp-tools';
+export { samplingFromProvider } from './provider-sampling';
 export {
   type ClientCapabilities,
   type CompleteRound,
@@ -65,3 +93,4 @@ export {
 export type { ProtocolEra } from './sdk-server';
 export { type McpHttpServer, type ServeMcpOptions, serveMcp } from './serve-mcp';
 export { type McpStdioServer, type ServeMcpStdioOptions, serveMcpStdio } from './serve-stdio';
+export { VERSION } from './version';

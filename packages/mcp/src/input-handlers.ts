@@ -5,7 +5,7 @@ import type {
   SamplingRequestParams,
   UrlElicitationRequest,
 } from './input-requests';
-import type { ElicitationResponse, Root, SamplingResponse } from './input-responses';
+import type { ElicitationValue, Root, SamplingResponse } from './input-responses';
 import { isModernSdkClient, type McpClient } from './mcp-client';
 import { samplingFromProvider } from './provider-sampling';
 
@@ -19,11 +19,20 @@ export interface InputHandlerContext {
   signal: AbortSignal;
 }
 
+/**
+ * A user's answer to an elicitation, as a handler gives it (`undefined` fields are left
+ * out on the wire).
+ */
+export type ElicitationAnswer =
+  | { action: 'accept'; content?: Record<string, ElicitationValue | undefined> }
+  | { action: 'decline' }
+  | { action: 'cancel' };
+
 /** Asks the user: resolve `accept` (with the form's content), `decline` or `cancel`. */
 export type ElicitHandler = (
   params: ElicitationParams,
   context: InputHandlerContext,
-) => ElicitationResponse | Promise<ElicitationResponse>;
+) => ElicitationAnswer | Promise<ElicitationAnswer>;
 
 /** Answers a sampling request with a completion. */
 export type SampleHandler = (

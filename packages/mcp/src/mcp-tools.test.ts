@@ -7,8 +7,7 @@ import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMcpServer } from './create-mcp-server';
-import type { ElicitHandler } from './input-handlers';
-import type { ElicitationResponse } from './input-responses';
+import type { ElicitationAnswer, ElicitHandler } from './input-handlers';
 import { mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { mcpTools } from './mcp-tools';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
@@ -48,7 +47,7 @@ afterAll(async () => {
   await http.close();
 });
 
-const user: ElicitHandler = (params): ElicitationResponse => {
+const user: ElicitHandler = (params): ElicitationAnswer => {
   if (params.mode === 'url') return { action: 'accept' };
   const fields = Object.keys(params.requestedSchema.properties);
   if (fields.includes('name')) return { action: 'accept', content: { name: 'Ada' } };

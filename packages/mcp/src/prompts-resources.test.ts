@@ -1,12 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMcpServer } from './create-mcp-server';
 import { McpAdapterError } from './errors';
 import { formElicitation } from './input-requests';
 import { defineMcpPrompt } from './mcp-prompt';
 import { defineMcpResource } from './mcp-resource';
-import { toolServerFromDefinition } from './mcp-tool-server';
-import { createStateSigner } from './request-state';
 import { complete, inputRequired } from './round-result';
-import { staticToolSource } from './sdk-server';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
 import {
   connectLegacyClient,
@@ -73,13 +71,12 @@ const readme = defineMcpResource({
   read: () => [{ text: '# Readme', mimeType: 'text/markdown' }, { blob: 'AAEC' }],
 });
 
-const server = toolServerFromDefinition({
+const server = createMcpServer({
   name: 'prompts-resources',
   version: '1.0.0',
-  tools: staticToolSource([]),
+  tools: [],
   prompts: [review, hello, broken],
   resources: [secret, readme],
-  signer: createStateSigner(),
 });
 
 let http: McpHttpServer;

@@ -32,16 +32,6 @@ export interface ToolSource {
   names(): readonly string[];
 }
 
-/** A fixed list of served tools as a {@link ToolSource}. */
-export function staticToolSource(tools: readonly ServedTool[]): ToolSource {
-  const byName = new Map(tools.map((tool) => [tool.descriptor.name, tool]));
-  return {
-    list: async () => tools,
-    get: async (name) => byName.get(name),
-    names: () => [...byName.keys()],
-  };
-}
-
 /** Everything one SDK server instance is built from. */
 export interface ServerDefinition {
   name: string;

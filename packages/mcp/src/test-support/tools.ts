@@ -4,15 +4,8 @@
  */
 import { formElicitation, roots, sampling, urlElicitation } from '../input-requests';
 import { samplingText } from '../input-responses';
-import { complete, inputRequired, type RoundHook } from '../round-result';
-
-/** A tool definition as the tests write it. */
-export interface TestTool {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  round: RoundHook<Record<string, unknown>, unknown>;
-}
+import { defineMcpTool, type McpTool } from '../mcp-tool';
+import { complete, inputRequired } from '../round-result';
 
 const nameSchema = {
   type: 'object' as const,
@@ -21,10 +14,10 @@ const nameSchema = {
 };
 
 /** Asks a name, then greets. */
-export const greetTool: TestTool = {
+export const greetTool = defineMcpTool({
   name: 'greet',
   description: 'Greets the user by name, asking for it first.',
-  inputSchema: { type: 'object', properties: {} },
+  input_schema: { type: 'object', properties: {} },
   round(_args, context) {
     const view = context.response('name');
     if (view.kind === 'elicitation' && view.action !== 'accept') {
@@ -36,13 +29,13 @@ export const greetTool: TestTool = {
     }
     return complete(`Hello, ${String(answer.name)}!`);
   },
-};
+});
 
 /** Three rounds: a date, then a confirmation (with the date kept in state), then the booking. */
-export const bookTool: TestTool = {
+export const bookTool = defineMcpTool({
   name: 'book_table',
   description: 'Books a table: asks for a date, then for a confirmation.',
-  inputSchema: {
+  input_schema: {
     type: 'object',
     properties: { party: { type: 'integer', minimum: 1 } },
     required: ['party'],
@@ -76,13 +69,13 @@ export const bookTool: TestTool = {
     if (confirmed?.confirm !== true) return complete(`Not booked (${state.date}).`);
     return complete({ booked: true, party, date: state.date });
   },
-};
+});
 
 /** Asks for two fields in one round (to test partial answers). */
-export const profileTool: TestTool = {
+export const profileTool = defineMcpTool({
   name: 'profile',
   description: 'Asks for a name and a city in one round.',
-  inputSchema: { type: 'object', properties: {} },
+  input_schema: { type: 'object', properties: {} },
   round(_args, context) {
     const name = context.accepted('name');
     const city = context.accepted('city');
@@ -98,13 +91,13 @@ export const profileTool: TestTool = {
     }
     return complete(`${String(name.name)} from ${String(city.city)}`);
   },
-};
+});
 
 /** URL elicitation: sends the user to sign in, then finishes. */
-export const signInTool: TestTool = {
+export const signInTool = defineMcpTool({
   name: 'sign_in',
   description: 'Sends the user to a sign-in page.',
-  inputSchema: { type: 'object', properties: {} },
+  input_schema: { type: 'object', properties: {} },
   round(_args, context) {
     const view = context.response('signin');
     if (view.kind === 'missing') {
@@ -116,13 +109,13 @@ export const signInTool: TestTool = {
       view.kind === 'elicitation' && view.action === 'accept' ? 'Signed in.' : 'Not signed in.',
     );
   },
-};
+});
 
 /** Sampling: asks the client's model for a haiku about the topic. */
-export const haikuTool: TestTool = {
+export const haikuTool = defineMcpTool({
   name: 'haiku',
   description: "Writes a haiku with the client's model.",
-  inputSchema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
+  input_schema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
   round(args, context) {
     const view = context.response('poem');
     if (view.kind !== 'sampling') {
@@ -141,25 +134,25 @@ export const haikuTool: TestTool = {
     }
     return complete({ haiku: samplingText(view.response) ?? '', model: view.response.model });
   },
-};
+});
 
 /** Roots: lists the client's roots. */
-export const rootsTool: TestTool = {
+export const rootsTool = defineMcpTool({
   name: 'list_roots',
   description: "Lists the client's roots.",
-  inputSchema: { type: 'object', properties: {} },
+  input_schema: { type: 'object', properties: {} },
   round(_args, context) {
     const view = context.response('roots');
     if (view.kind !== 'roots') return inputRequired({ roots: roots() });
     return complete(view.roots.map((root) => root.uri));
   },
-};
+});
 
 /** Reports progress in every round, including one value that does not rise (never sent). */
-export const stepsTool: TestTool = {
+export const stepsTool = defineMcpTool({
   name: 'steps',
   description: 'Three rounds of progress.',
-  inputSchema: { type: 'object', properties: {} },
+  input_schema: { type: 'object', properties: {} },
   async round(_args, context) {
     await context.progress(context.round, { total: 3, message: `step ${context.round}` });
     if (context.round < 3) {
@@ -174,10 +167,10 @@ export const stepsTool: TestTool = {
     await context.progress(1, { total: 3, message: 'step backwards' });
     return complete('done in 3 rounds');
   },
-};
+});
 
 /** Every tool the tests serve. */
-export const testTools: TestTool[] = [
+export const testTools: McpTool<never>[] = [
   greetTool,
   bookTool,
   profileTool,
