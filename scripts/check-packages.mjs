@@ -59,6 +59,12 @@ function internalClosure(name, seen = new Set()) {
   return seen;
 }
 
+/** Files a package ships beyond dist/, README and CHANGELOG, and reads at run time. */
+const extraFiles = {
+  // The built-in STypes, in the reference registry layout, resolved next to dist/.
+  '@mtpx/mpl': /^package\/stypes\/.+\.json$/,
+};
+
 const failures = [];
 for (const [name, { manifest }] of packages) {
   if (only.length > 0 && !only.includes(name)) continue;
@@ -66,9 +72,10 @@ for (const [name, { manifest }] of packages) {
   const tarball = tarballs.get(name);
 
   const allowed = /^package\/(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/.+)$/;
+  const extra = extraFiles[name];
   const stray = run('tar', ['-tzf', tarball])
     .split('\n')
-    .filter((entry) => entry !== '' && !allowed.test(entry));
+    .filter((entry) => entry !== '' && !allowed.test(entry) && !extra?.test(entry));
   if (stray.length > 0)
     problems.push(
       `tarball holds more than dist, README, CHANGELOG, LICENSE and package.json: ${stray.join(', ')}`,

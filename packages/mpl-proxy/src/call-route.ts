@@ -1,0 +1,297 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import {
+  type ErrorDetail,
+  type Inspection,
+  InvalidRequestError,
+  type MplEngine,
+  MplError,
+  type MplErrorCode,
+  PROFILE_HEADER,
+  type ProvenanceStore,
+  QOM_RESULT_HEADER,
+  QomScoresSchema,
+  SEM_HASH_HEADER,
+  SemanticHashMismatchError,
+  STYPE_HEADER,
+  UpstreamError,
+  verifyHash,
+} from '@mtpx/mpl';
+import { isJsonObject, type JsonObject, type JsonValue, safeParseJson } from '@mtpx/protocol';
+import { readBody, sendError, sendJson } from './http-io';
+import type { MessageHub } from './message-hub';
+import type { ProxyMetrics } from './proxy-metrics';
+
+/** What the `/call` route needs from the proxy. */
+export interface CallRouteContext {
+  engine: MplEngine;
+  store: ProvenanceStore;
+  hub: MessageHub;
+  metrics: ProxyMetrics;
+  mode: 'strict' | 'transparent';
+  maxBodyBytes: number;
+  upstream: string | undefined;
+  upstreamTimeoutMs: number;
+}
+
+/** The HTTP status of each MPL error code. */
+export function statusOf(code: MplErrorCode): number {
+  switch (code) {
+    case 'E-INVALID-REQUEST':
+      return 400;
+    case 'E-UNAUTHORIZED':
+      return 401;
+    case 'E-POLICY-DENIED':
+      return 403;
+    case 'E-NOT-FOUND':
+      return 404;
+    case 'E-PAYLOAD-TOO-LARGE':
+      return 413;
+    case 'E-UPSTREAM':
+      return 502;
+    case 'E-INTERNAL':
+    case 'E-REGISTRY':
+    case 'E-CONNECTION':
+      return 500;
+    default:
+      return 422;
+  }
+}
+
+function header(request: IncomingMessage, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+interface ParsedCall {
+  method: string | null;
+  stype: string;
+  payload: JsonValue;
+  profile: string | undefined;
+  scores: Record<string, number> | undefined;
+  declaredHash: string | undefined;
+}
+
+function invalid(message: string, path = ''): InvalidRequestError {
+  return new InvalidRequestError({ message, details: [{ path, message }] });
+}
+
+/** Reads `{ method, payload }` (SType in `X-MPL-SType`) or an MPL envelope `{ stype, payload, … }`. */
+function parseCall(request: IncomingMessage, body: JsonObject): ParsedCall | MplError {
+  const headerStype = header(request, STYPE_HEADER);
+  const isEnvelope = typeof body.stype === 'string';
+  if (!('payload' in body))
+    return invalid('The body needs a payload: { "method": "…", "payload": {…} }', '/payload');
+  if (body.method !== undefined && typeof body.method !== 'string')
+    return invalid('method must be a string', '/method');
+  if (!isEnvelope && typeof body.method !== 'string')
+    return invalid(
+      'The body needs a method: { "method": "agent.plan", "payload": {…} }',
+      '/method',
+    );
+  const bodyStype = isEnvelope ? (body.stype as string) : undefined;
+  if (headerStype && bodyStype && headerStype !== bodyStype)
+    return invalid(
+      `The ${STYPE_HEADER} header (${headerStype}) and the envelope's stype (${bodyStype}) disagree`,
+    );
+  const stype = headerStype ?? bodyStype;
+  if (!stype)
+    return invalid(
+      `Name the payload's SType in the ${STYPE_HEADER} header (e.g. org.agent.TaskPlan.v1)`,
+    );
+  const profile =
+    header(request, PROFILE_HEADER) ??
+    (typeof body.profile === 'string' ? body.profile : undefined);
+  let scores: Record<string, number> | undefined;
+  if (body.scores !== undefined) {
+    const parsed = QomScoresSchema.safeParse(body.scores);
+    if (!parsed.success)
+      return new InvalidRequestError({
+        message:
+          'scores must map groundedness, determinism_jitter, ontology_adherence or tool_outcome_correctness to numbers from 0 to 1',
+        details: parsed.error.issues.map((issue) => ({
+          path: `/scores${issue.path.map((part) => `/${String(part)}`).join('')}`,
+          message: issue.message,
+        })),
+      });
+    scores = parsed.data as Record<string, number>;
+  }
+  if (body.sem_hash !== undefined && typeof body.sem_hash !== 'string')
+    return invalid('sem_hash must be a string', '/sem_hash');
+  return {
+    method: typeof body.method === 'string' ? body.method : null,
+    stype,
+    payload: body.payload as JsonValue,
+    profile,
+    scores,
+    declaredHash: body.sem_hash as string | undefined,
+  };
+}
+
+/** `POST /call`: validate, judge, hash, record, then forward or acknowledge. */
+export async function handleCall(
+  context: CallRouteContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<number> {
+  const fail = (error: MplError, headers: Record<string, string> = {}) => {
+    const status = statusOf(error.code);
+    context.metrics.errors.inc({ code: error.code });
+    sendError(response, status, error, headers);
+    return status;
+  };
+  const body = await readBody(request, context.maxBodyBytes);
+  if (!body.ok) return fail(body.error);
+  const json = safeParseJson(body.text);
+  if (!json.ok) return fail(invalid(`The body is not valid JSON: ${json.error.message}`));
+  if (!isJsonObject(json.value)) return fail(invalid('The body must be a JSON object'));
+  const call = parseCall(request, json.value);
+  if (call instanceof MplError) return fail(call);
+
+  let inspection: Inspection;
+  try {
+    inspection = context.engine.inspect(call.stype, call.payload, {
+      ...(call.profile ? { profile: call.profile } : {}),
+      ...(call.scores ? { scores: call.scores } : {}),
+      ...(call.method ? { context: { metadata: { method: call.method } } } : {}),
+    });
+  } catch (error) {
+    if (!MplError.isInstance(error)) throw error;
+    // A malformed id is a bad request; a well-formed id we do not know is unprocessable.
+    const status =
+      error.code === 'E-UNKNOWN-STYPE' && /Malformed/.test(error.message) ? 400 : undefined;
+    if (status) {
+      context.metrics.errors.inc({ code: error.code });
+      sendError(response, status, error);
+      return status;
+    }
+    return fail(error);
+  }
+  context.metrics.schemaValidations.inc({ result: inspection.valid ? 'pass' : 'fail' });
+  context.metrics.qomEvaluations.inc({
+    profile: inspection.qom.profile,
+    result: inspection.qom.passed ? 'pass' : 'fail',
+  });
+
+  const errors: ErrorDetail[] = [...inspection.errors];
+  let rejection: MplError | undefined = inspection.accepted
+    ? undefined
+    : context.engine.rejection(inspection);
+  if (call.declaredHash && !verifyHash(call.payload, call.declaredHash)) {
+    const mismatch = new SemanticHashMismatchError({
+      message: `The envelope declares sem_hash ${call.declaredHash}, but the payload hashes to ${inspection.semHash}: it changed on the way`,
+      details: [{ path: '/sem_hash', message: `expected ${inspection.semHash}` }],
+    });
+    errors.push(...mismatch.details);
+    rejection ??= mismatch;
+  }
+  const mplHeaders = {
+    [SEM_HASH_HEADER]: inspection.semHash,
+    [QOM_RESULT_HEADER]: inspection.qom.passed ? 'pass' : 'fail',
+    [STYPE_HEADER]: inspection.stype,
+    [PROFILE_HEADER]: inspection.qom.profile,
+  };
+  if (rejection && context.mode === 'strict') {
+    context.metrics.calls.inc({ stype: inspection.stype, outcome: 'rejected' });
+    return fail(rejection, mplHeaders);
+  }
+
+  const entry = await context.store.append({
+    ...(inspection.planId
+      ? { plan_id: inspection.planId }
+      : inspection.invocationId
+        ? {}
+        : { plan_id: null }),
+    invocation_id: inspection.invocationId ?? null,
+    stype: inspection.stype,
+    method: call.method,
+    sem_hash: inspection.semHash,
+    payload: call.payload,
+    qom_profile: inspection.qom.profile,
+    qom_passed: inspection.qom.passed,
+  });
+  context.metrics.provenanceEntries.inc();
+  context.metrics.calls.inc({
+    stype: inspection.stype,
+    outcome: rejection ? 'passed_through' : 'accepted',
+  });
+  context.hub.publish({
+    method: call.method,
+    stype: entry.stype,
+    payload: call.payload,
+    sem_hash: entry.sem_hash,
+    plan_id: entry.plan_id,
+    seq: entry.seq,
+    entry_hash: entry.entry_hash,
+    timestamp: entry.timestamp,
+    qom_passed: entry.qom_passed,
+  });
+
+  let data: JsonValue = call.payload;
+  if (context.upstream) {
+    const forwarded = await forward(context, call, inspection.semHash);
+    if (forwarded instanceof MplError) return fail(forwarded, mplHeaders);
+    data = forwarded;
+  }
+  sendJson(
+    response,
+    200,
+    {
+      valid: inspection.valid && errors.length === inspection.errors.length,
+      stype: inspection.stype,
+      sem_hash: inspection.semHash,
+      qom: inspection.qom,
+      provenance: {
+        plan_id: entry.plan_id,
+        seq: entry.seq,
+        parent_hash: entry.parent_hash,
+        entry_hash: entry.entry_hash,
+        timestamp: entry.timestamp,
+      },
+      data,
+      errors,
+    },
+    mplHeaders,
+  );
+  return 200;
+}
+
+/** Sends a validated call to the upstream service and returns its JSON answer. */
+async function forward(
+  context: CallRouteContext,
+  call: ParsedCall,
+  semHash: string,
+): Promise<JsonValue | MplError> {
+  const upstream = context.upstream as string;
+  let answer: Response;
+  try {
+    answer = await fetch(upstream, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json',
+        [STYPE_HEADER]: call.stype,
+        [SEM_HASH_HEADER]: semHash,
+      },
+      body: JSON.stringify({ method: call.method, payload: call.payload }),
+      signal: AbortSignal.timeout(context.upstreamTimeoutMs),
+    });
+  } catch (cause) {
+    context.metrics.upstreamRequests.inc({ result: 'unreachable' });
+    return new UpstreamError({
+      message: `The upstream ${upstream} could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`,
+      cause,
+    });
+  }
+  const text = await answer.text();
+  if (!answer.ok) {
+    context.metrics.upstreamRequests.inc({ result: 'error' });
+    return new UpstreamError({
+      message: `The upstream ${upstream} answered HTTP ${answer.status}${text ? `: ${text.slice(0, 300)}` : ''}`,
+      details: [{ path: '', message: `upstream status ${answer.status}` }],
+    });
+  }
+  context.metrics.upstreamRequests.inc({ result: 'ok' });
+  if (text === '') return null;
+  const parsed = safeParseJson(text);
+  return parsed.ok ? parsed.value : text;
+}

@@ -1,0 +1,318 @@
+#!/usr/bin/env node
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import {
+  canonicalize,
+  type HashAlgorithm,
+  hashCanonical,
+  MplEngine,
+  MplError,
+  STypeRegistry,
+  verifyChain,
+} from '@mtpx/mpl';
+import { type JsonValue, safeParseJson } from '@mtpx/protocol';
+import { HELP } from './cli-help';
+import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, defaultDataDir, startProxy } from './server';
+import { SqliteProvenanceStore } from './sqlite-provenance-store';
+import { VERSION } from './version';
+
+class UsageError extends Error {}
+
+const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+async function readJsonFile(file: string): Promise<JsonValue> {
+  let text: string;
+  try {
+    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
+  } catch (cause) {
+    throw new UsageError(
+      `Cannot read ${file}: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+  }
+  const parsed = safeParseJson(text);
+  if (!parsed.ok) throw new UsageError(`${file} is not valid JSON: ${parsed.error.message}`);
+  return parsed.value;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+type OptionsConfig = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
+type ParsedArguments = {
+  values: Record<string, string | boolean | Array<string | boolean> | undefined>;
+  positionals: string[];
+};
+
+function parse(argv: string[], options: OptionsConfig): ParsedArguments {
+  try {
+    return parseArgs({
+      args: argv,
+      options: { ...options, help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+      strict: true,
+    }) as ParsedArguments;
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function oneOf<T extends string>(
+  value: unknown,
+  allowed: readonly T[],
+  option: string,
+): T | undefined {
+  if (value === undefined) return undefined;
+  if (!allowed.includes(value as T))
+    throw new UsageError(`${option} must be ${allowed.join(' or ')}, not ${String(value)}`);
+  return value as T;
+}
+
+function integer(value: unknown, option: string): number | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 0)
+    throw new UsageError(`${option} must be a whole number, not ${String(value)}`);
+  return number;
+}
+
+function strings(value: unknown): string[] {
+  return Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
+}
+
+async function serve(argv: string[]): Promise<number> {
+  const { values } = parse(argv, {
+    port: { type: 'string' },
+    host: { type: 'string' },
+    data: { type: 'string' },
+    stypes: { type: 'string', multiple: true },
+    mode: { type: 'string' },
+    upstream: { type: 'string' },
+    token: { type: 'string' },
+    'max-body': { type: 'string' },
+    hash: { type: 'string' },
+    profile: { type: 'string' },
+  });
+  if (values.help) return help('serve');
+  const dataDir = (values.data as string | undefined) ?? defaultDataDir();
+  const token = (values.token as string | undefined) ?? process.env.MPL_TOKEN;
+  const mode = oneOf(values.mode, ['strict', 'transparent'] as const, '--mode') ?? 'strict';
+  const hashAlgorithm = oneOf(values.hash, ['sha256', 'b3'] as const, '--hash');
+  const proxy = await startProxy({
+    port: integer(values.port, '--port') ?? DEFAULT_PORT,
+    host: (values.host as string | undefined) ?? '127.0.0.1',
+    dataDir,
+    stypes: strings(values.stypes),
+    mode,
+    maxBodyBytes: integer(values['max-body'], '--max-body') ?? DEFAULT_MAX_BODY_BYTES,
+    ...(values.upstream ? { upstream: values.upstream as string } : {}),
+    ...(token ? { token } : {}),
+    ...(hashAlgorithm ? { hashAlgorithm } : {}),
+    ...(values.profile ? { defaultProfile: values.profile as string } : {}),
+  });
+  out(
+    `MPL proxy ${VERSION} listening on ${proxy.url} (mode ${mode}, ${proxy.engine.registry.size} STypes, provenance in ${dataDir}${token ? ', token required' : ''}${values.upstream ? `, upstream ${values.upstream}` : ''})`,
+  );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await proxy.close();
+  return 0;
+}
+
+async function schemas(argv: string[]): Promise<number> {
+  const [subcommand, ...rest] = argv;
+  if (subcommand !== 'list' && subcommand !== 'show') {
+    if (subcommand === undefined || subcommand === '--help' || subcommand === '-h')
+      return help('mpl');
+    throw new UsageError(`Unknown command: mpl schemas ${subcommand} (try list or show)`);
+  }
+  const { values, positionals } = parse(rest, {
+    namespace: { type: 'string' },
+    stypes: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+  });
+  if (values.help) return help(`schemas ${subcommand}`);
+  const registry = await STypeRegistry.load({ directories: strings(values.stypes) });
+  if (subcommand === 'list') {
+    const list = registry.list(values.namespace ? { namespace: values.namespace as string } : {});
+    if (values.json) out(JSON.stringify(list, null, 2));
+    else if (list.length === 0)
+      out(`No STypes${values.namespace ? ` under ${values.namespace}` : ''}.`);
+    else {
+      const width = Math.max(...list.map((summary) => summary.id.length));
+      for (const summary of list)
+        out(`${summary.id.padEnd(width)}  ${summary.title ?? ''}`.trimEnd());
+    }
+    return 0;
+  }
+  const id = positionals[0];
+  if (!id)
+    throw new UsageError(
+      'mpl schemas show needs an SType id: mpl schemas show org.agent.TaskPlan.v1',
+    );
+  const definition = registry.get(id);
+  if (!definition) {
+    process.stderr.write(`SType ${id} is not registered. Try mpl schemas list.\n`);
+    return 1;
+  }
+  const { source: _source, ...shown } = definition;
+  out(JSON.stringify(shown, null, 2));
+  return 0;
+}
+
+async function validate(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    profile: { type: 'string' },
+    stypes: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+  });
+  if (values.help) return help('validate');
+  const [id, file] = positionals;
+  if (!id || !file)
+    throw new UsageError(
+      'mpl validate needs an SType id and a file: mpl validate org.agent.TaskPlan.v1 plan.json',
+    );
+  const engine = await MplEngine.create({ directories: strings(values.stypes) });
+  const payload = await readJsonFile(file);
+  const verdict = engine.inspect(
+    id,
+    payload,
+    values.profile ? { profile: values.profile as string } : {},
+  );
+  if (values.json) out(JSON.stringify(verdict, null, 2));
+  else if (verdict.accepted)
+    out(
+      `valid: ${file} is a ${verdict.stype} (QoM ${verdict.qom.profile} passed)\nsem_hash: ${verdict.semHash}`,
+    );
+  else {
+    const error = engine.rejection(verdict);
+    out(`invalid: ${file} [${error.code}]`);
+    for (const detail of error.details)
+      out(
+        `  ${detail.path || '(payload)'}: ${detail.message}${detail.layer === 'args' ? ` (args, ${detail.stype})` : ''}`,
+      );
+  }
+  return verdict.accepted ? 0 : 1;
+}
+
+async function hash(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    alg: { type: 'string' },
+    canonical: { type: 'boolean' },
+  });
+  if (values.help) return help('hash');
+  const file = positionals[0];
+  if (!file) throw new UsageError('mpl hash needs a file: mpl hash payload.json');
+  const algorithm: HashAlgorithm =
+    oneOf(values.alg, ['sha256', 'b3'] as const, '--alg') ?? 'sha256';
+  const canonical = canonicalize(await readJsonFile(file));
+  out(values.canonical ? canonical : hashCanonical(canonical, algorithm));
+  return 0;
+}
+
+async function provenance(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {
+    verify: { type: 'boolean' },
+    data: { type: 'string' },
+    json: { type: 'boolean' },
+  });
+  if (values.help) return help('provenance');
+  const planId = positionals[0];
+  if (!planId)
+    throw new UsageError(
+      'mpl provenance needs a plan id: mpl provenance 550e8400-e29b-41d4-a716-446655440010',
+    );
+  const store = SqliteProvenanceStore.open({
+    dataDir: (values.data as string | undefined) ?? defaultDataDir(),
+  });
+  try {
+    const chain = await store.chain(planId, { payloads: Boolean(values.verify) });
+    if (chain.length === 0) {
+      process.stderr.write(`No provenance is recorded for plan ${planId}.\n`);
+      return 1;
+    }
+    const verdict = values.verify ? verifyChain(chain) : undefined;
+    if (values.json) {
+      const entries = chain.map(({ payload: _payload, ...entry }) => entry);
+      out(
+        JSON.stringify(
+          verdict ? { planId, chain: entries, verification: verdict } : { planId, chain: entries },
+          null,
+          2,
+        ),
+      );
+    } else {
+      out(`Chain length: ${chain.length}`);
+      for (const entry of chain)
+        out(
+          `  ${entry.seq}. [${entry.stype}] ${entry.sem_hash.slice(0, 23)}… (parent: ${entry.parent_hash ? `${entry.parent_hash.slice(0, 23)}…` : 'root'}) ${entry.qom_profile} ${entry.qom_passed ? 'passed' : 'failed'}`,
+        );
+      if (verdict) {
+        out(
+          verdict.valid ? `verified: ${verdict.length} entries, head ${verdict.head}` : 'BROKEN:',
+        );
+        for (const problem of verdict.problems) out(`  ${problem.message}`);
+      }
+    }
+    return verdict && !verdict.valid ? 1 : 0;
+  } finally {
+    await store.close();
+  }
+}
+
+function help(command: string): number {
+  out(HELP[command] ?? HELP.mpl ?? '');
+  return 0;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'serve':
+      return serve(rest);
+    case 'schemas':
+      return schemas(rest);
+    case 'validate':
+      return validate(rest);
+    case 'hash':
+      return hash(rest);
+    case 'provenance':
+      return provenance(rest);
+    case '--version':
+    case '-v':
+      out(VERSION);
+      return 0;
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      return help('mpl');
+    default:
+      throw new UsageError(`Unknown command: ${command}`);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      process.stderr.write(`mpl: ${error.message}\nRun mpl --help for usage.\n`);
+      process.exitCode = 2;
+    } else if (MplError.isInstance(error)) {
+      process.stderr.write(`mpl: [${error.code}] ${error.message}\n`);
+      process.exitCode = 1;
+    } else {
+      process.stderr.write(
+        `mpl: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 1;
+    }
+  },
+);

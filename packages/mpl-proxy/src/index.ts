@@ -1,0 +1,16 @@
+export { type CallRouteContext, statusOf } from './call-route';
+export { MessageHub } from './message-hub';
+export { ProxyMetrics } from './proxy-metrics';
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PORT,
+  defaultDataDir,
+  type ProxyOptions,
+  type RunningProxy,
+  startProxy,
+} from './server';
+export {
+  SqliteProvenanceStore,
+  type SqliteProvenanceStoreOptions,
+} from './sqlite-provenance-store';
+export { VERSION } from './version';

@@ -1,0 +1,95 @@
+/** Labels of one Prometheus series. */
+type Labels = Record<string, string>;
+
+function seriesKey(labels: Labels): string {
+  return Object.entries(labels)
+    .sort(([left], [right]) => (left < right ? -1 : 1))
+    .map(
+      ([name, value]) =>
+        `${name}="${value.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`,
+    )
+    .join(',');
+}
+
+class Counter {
+  readonly #series = new Map<string, number>();
+  constructor(
+    readonly name: string,
+    readonly help: string,
+  ) {}
+  inc(labels: Labels = {}, amount = 1): void {
+    const key = seriesKey(labels);
+    this.#series.set(key, (this.#series.get(key) ?? 0) + amount);
+  }
+  value(labels: Labels = {}): number {
+    return this.#series.get(seriesKey(labels)) ?? 0;
+  }
+  render(): string {
+    const lines = [`# HELP ${this.name} ${this.help}`, `# TYPE ${this.name} counter`];
+    if (this.#series.size === 0) lines.push(`${this.name} 0`);
+    for (const [key, value] of this.#series)
+      lines.push(`${this.name}${key ? `{${key}}` : ''} ${value}`);
+    return lines.join('\n');
+  }
+}
+
+/**
+ * The proxy's counters, rendered as Prometheus text on `GET /metrics`, with the reference
+ * names (`mpl_requests_total`, `mpl_schema_validations_total{result}`, …).
+ */
+export class ProxyMetrics {
+  readonly requests = new Counter('mpl_requests_total', 'Requests received, by route and status');
+  readonly schemaValidations = new Counter(
+    'mpl_schema_validations_total',
+    'Schema validations of /call payloads, by result',
+  );
+  readonly qomEvaluations = new Counter(
+    'mpl_qom_evaluations_total',
+    'QoM evaluations, by profile and result',
+  );
+  readonly calls = new Counter(
+    'mpl_calls_total',
+    'Calls, by SType and outcome (accepted, rejected, passed_through)',
+  );
+  readonly errors = new Counter('mpl_errors_total', 'Error answers, by code');
+  readonly provenanceEntries = new Counter(
+    'mpl_provenance_entries_total',
+    'Provenance entries committed',
+  );
+  readonly handshakes = new Counter('mpl_handshakes_total', 'AI-ALPN handshakes');
+  readonly upstreamRequests = new Counter(
+    'mpl_upstream_requests_total',
+    'Calls forwarded upstream, by result',
+  );
+  readonly #startedAt = Date.now();
+
+  /** Prometheus text exposition format. */
+  render(subscribers: number): string {
+    const passed = this.schemaValidations.value({ result: 'pass' });
+    const failed = this.schemaValidations.value({ result: 'fail' });
+    const gauges = [
+      '# HELP mpl_schema_pass_rate Share of schema validations that passed',
+      '# TYPE mpl_schema_pass_rate gauge',
+      `mpl_schema_pass_rate ${passed + failed === 0 ? 1 : passed / (passed + failed)}`,
+      '# HELP mpl_message_subscribers Sessions subscribed to GET /messages',
+      '# TYPE mpl_message_subscribers gauge',
+      `mpl_message_subscribers ${subscribers}`,
+      '# HELP mpl_uptime_seconds Seconds since the proxy started',
+      '# TYPE mpl_uptime_seconds gauge',
+      `mpl_uptime_seconds ${(Date.now() - this.#startedAt) / 1000}`,
+    ];
+    return `${[
+      this.requests,
+      this.schemaValidations,
+      this.qomEvaluations,
+      this.calls,
+      this.errors,
+      this.provenanceEntries,
+      this.handshakes,
+      this.upstreamRequests,
+    ]
+      .map((counter) => counter.render())
+      .concat(gauges)
+      .join('\n')}\n`;
+  }
+}

@@ -1,0 +1,350 @@
+import { timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type HandshakeSelect,
+  type HashAlgorithm,
+  InvalidRequestError,
+  VERSION as MPL_PACKAGE_VERSION,
+  MPL_VERSION,
+  MplEngine,
+  MplError,
+  NotFoundError,
+  type ProvenanceStore,
+  UnauthorizedError,
+  verifyChain,
+} from '@mtpx/mpl';
+import { isJsonObject, safeParseJson } from '@mtpx/protocol';
+import { type CallRouteContext, handleCall, statusOf } from './call-route';
+import { readBody, sendError, sendJson } from './http-io';
+import { MessageHub } from './message-hub';
+import { ProxyMetrics } from './proxy-metrics';
+import { SqliteProvenanceStore } from './sqlite-provenance-store';
+import { VERSION } from './version';
+
+/** Options of {@link startProxy} (and `mpl serve`). */
+export interface ProxyOptions {
+  /** Port to listen on (default 9443; `0` picks a free one). */
+  port?: number;
+  /** Address to bind (default `127.0.0.1`: reachable from this machine only). */
+  host?: string;
+  /** Folder of the SQLite provenance database (default `~/.mpl`). */
+  dataDir?: string;
+  /** A provenance store to use instead of SQLite under `dataDir`. */
+  store?: ProvenanceStore;
+  /** Registry folders (STypes and `profiles/`) loaded after the built-ins. */
+  stypes?: readonly string[];
+  /** A ready engine, instead of loading one from `stypes`. */
+  engine?: MplEngine;
+  /** `strict` (default) blocks invalid messages with 422; `transparent` records and forwards them. */
+  mode?: 'strict' | 'transparent';
+  /** Forward accepted calls to this URL and answer with its response. */
+  upstream?: string;
+  /** How long to wait for the upstream (default 30 s). */
+  upstreamTimeoutMs?: number;
+  /** Bearer token required on every route but `/health`. */
+  token?: string;
+  /** Largest request body accepted, in bytes (default 1 MiB). */
+  maxBodyBytes?: number;
+  /** `sem_hash` algorithm (default `sha256`). */
+  hashAlgorithm?: HashAlgorithm;
+  /** QoM profile for messages that name none (default `qom-basic`). */
+  defaultProfile?: string;
+  /** SQLite durability (see `SqliteProvenanceStore`); default `full`. */
+  synchronous?: 'full' | 'normal';
+}
+
+/** A running proxy. */
+export interface RunningProxy {
+  /** `http://host:port` */
+  url: string;
+  host: string;
+  port: number;
+  mode: 'strict' | 'transparent';
+  engine: MplEngine;
+  store: ProvenanceStore;
+  metrics: ProxyMetrics;
+  server: Server;
+  /** Stops accepting requests, ends open streams, commits and closes the store. */
+  close(): Promise<void>;
+}
+
+/** The default port, as in the reference proxy and the tutorial. */
+export const DEFAULT_PORT = 9443;
+/** The default body limit: 1 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The default data folder: `~/.mpl`. */
+export function defaultDataDir(): string {
+  return join(homedir(), '.mpl');
+}
+
+function tokenMatches(expected: string, header: string | undefined): boolean {
+  if (!header?.startsWith('Bearer ')) return false;
+  const given = Buffer.from(header.slice('Bearer '.length));
+  const wanted = Buffer.from(expected);
+  return given.length === wanted.length && timingSafeEqual(given, wanted);
+}
+
+/**
+ * Starts the MPL proxy: `POST /call` validates, judges, hashes and records each typed
+ * message (durably, before answering), then forwards it upstream or acknowledges it.
+ *
+ * @example
+ * ```ts
+ * const proxy = await startProxy({ port: 0, dataDir: '/tmp/mpl' });
+ * const client = new MplClient(proxy.url);
+ * // …
+ * await proxy.close();
+ * ```
+ */
+export async function startProxy(options: ProxyOptions = {}): Promise<RunningProxy> {
+  const engineOptions: Parameters<typeof MplEngine.create>[0] = {
+    directories: options.stypes ?? [],
+  };
+  if (options.hashAlgorithm) engineOptions.hashAlgorithm = options.hashAlgorithm;
+  if (options.defaultProfile) engineOptions.defaultProfile = options.defaultProfile;
+  const engine = options.engine ?? (await MplEngine.create(engineOptions));
+  const store =
+    options.store ??
+    SqliteProvenanceStore.open({
+      dataDir: options.dataDir ?? defaultDataDir(),
+      algorithm: engine.hashAlgorithm,
+      ...(options.synchronous ? { synchronous: options.synchronous } : {}),
+    });
+  const mode = options.mode ?? 'strict';
+  const metrics = new ProxyMetrics();
+  const hub = new MessageHub();
+  const context: CallRouteContext = {
+    engine,
+    store,
+    hub,
+    metrics,
+    mode,
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    upstream: options.upstream,
+    upstreamTimeoutMs: options.upstreamTimeoutMs ?? 30_000,
+  };
+
+  const route = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
+    const url = new URL(request.url ?? '/', 'http://mpl.local');
+    const path = url.pathname.replace(/\/+$/, '') || '/';
+    const method = request.method ?? 'GET';
+    const fail = (
+      error: MplError,
+      status = statusOf(error.code),
+      headers: Record<string, string> = {},
+    ) => {
+      metrics.errors.inc({ code: error.code });
+      sendError(response, status, error, headers);
+      return status;
+    };
+    const allow = (allowed: string) =>
+      fail(
+        new InvalidRequestError({ message: `${path} answers ${allowed} only, not ${method}` }),
+        405,
+        { allow: allowed },
+      );
+
+    if (path === '/health') {
+      if (method !== 'GET') return allow('GET');
+      sendJson(response, 200, { status: 'healthy', version: VERSION });
+      return 200;
+    }
+    if (options.token && !tokenMatches(options.token, request.headers.authorization))
+      return fail(
+        new UnauthorizedError({
+          message:
+            'This proxy requires a bearer token: send Authorization: Bearer <token> (see --token / MPL_TOKEN)',
+        }),
+        401,
+        { 'www-authenticate': 'Bearer realm="mpl"' },
+      );
+
+    switch (path) {
+      case '/call':
+        return method === 'POST' ? handleCall(context, request, response) : allow('POST');
+      case '/capabilities':
+        if (method !== 'GET') return allow('GET');
+        sendJson(response, 200, {
+          version: VERSION,
+          mpl_version: MPL_VERSION,
+          mpl_package_version: MPL_PACKAGE_VERSION,
+          capabilities: {
+            schema_validation: true,
+            double_validation: true,
+            qom_evaluation: true,
+            assertions: true,
+            semantic_hashing: true,
+            provenance: true,
+            durable_provenance: store instanceof SqliteProvenanceStore,
+            message_stream: true,
+            upstream_forwarding: Boolean(options.upstream),
+          },
+          stypes: engine.registry.ids(),
+          profiles: [...engine.profiles.keys()],
+          mode,
+          hash_algorithm: engine.hashAlgorithm,
+        });
+        return 200;
+      case '/.well-known/ai-alpn':
+        return method === 'POST' ? handshake(request, response) : allow('POST');
+      case '/stypes':
+        if (method !== 'GET') return allow('GET');
+        sendJson(response, 200, {
+          stypes: engine.registry.list({
+            namespace: url.searchParams.get('namespace') ?? undefined,
+          }),
+        });
+        return 200;
+      case '/provenance':
+      case '/provenance/verify': {
+        if (method !== 'GET') return allow('GET');
+        const planId = url.searchParams.get('planId');
+        if (!planId)
+          return fail(
+            new InvalidRequestError({ message: `${path} needs ?planId=<the plan's id>` }),
+          );
+        const verify = path === '/provenance/verify';
+        const chain = await store.chain(planId, {
+          payloads: verify || url.searchParams.get('payloads') === 'true',
+        });
+        if (chain.length === 0)
+          return fail(
+            new NotFoundError({ message: `No provenance is recorded for plan ${planId}` }),
+          );
+        sendJson(response, 200, verify ? { planId, ...verifyChain(chain) } : { planId, chain });
+        return 200;
+      }
+      case '/metrics':
+        if (method !== 'GET') return allow('GET');
+        response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
+        response.end(metrics.render(hub.size));
+        return 200;
+      case '/messages':
+        if (method !== 'GET') return allow('GET');
+        hub.subscribe(response, url.searchParams.getAll('stype'));
+        return 200;
+      default:
+        if (path.startsWith('/stypes/')) {
+          if (method !== 'GET') return allow('GET');
+          const id = decodeURIComponent(path.slice('/stypes/'.length));
+          const definition = engine.registry.get(id);
+          if (!definition)
+            return fail(new NotFoundError({ message: `SType ${id} is not registered` }));
+          const { source: _source, ...shown } = definition;
+          sendJson(response, 200, shown);
+          return 200;
+        }
+        return fail(new NotFoundError({ message: `No route ${method} ${path}` }));
+    }
+  };
+
+  const handshake = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
+    const body = await readBody(request, context.maxBodyBytes);
+    if (!body.ok) {
+      sendError(response, 413, body.error);
+      return 413;
+    }
+    const parsed = safeParseJson(body.text);
+    const hello = parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined;
+    if (
+      !hello ||
+      !Array.isArray(hello.stypes) ||
+      !hello.stypes.every((item) => typeof item === 'string')
+    ) {
+      sendError(
+        response,
+        400,
+        new InvalidRequestError({
+          message:
+            'An ai-alpn-hello needs { "type": "ai-alpn-hello", "version": "1.0", "stypes": [ … ] }',
+        }),
+      );
+      return 400;
+    }
+    metrics.handshakes.inc();
+    const wanted = Array.isArray(hello.qom_profiles) ? hello.qom_profiles : [];
+    const profile = wanted.find((name) => typeof name === 'string' && engine.profiles.has(name));
+    const select: HandshakeSelect = {
+      type: 'ai-alpn-select',
+      common_stypes: (hello.stypes as string[]).filter((id) => engine.registry.has(id)),
+      selected_profile: typeof profile === 'string' ? profile : engine.defaultProfile,
+      extensions: { mode, hash_algorithm: engine.hashAlgorithm },
+    };
+    sendJson(response, 200, select);
+    return 200;
+  };
+
+  const server = createServer((request, response) => {
+    route(request, response).then(
+      (status) => metrics.requests.inc({ route: routeLabel(request), status: String(status) }),
+      (error: unknown) => {
+        metrics.requests.inc({ route: routeLabel(request), status: '500' });
+        metrics.errors.inc({ code: 'E-INTERNAL' });
+        if (!response.headersSent)
+          sendError(
+            response,
+            500,
+            new MplError({
+              code: 'E-INTERNAL',
+              message: `The proxy failed: ${error instanceof Error ? error.message : String(error)}`,
+              cause: error,
+            }),
+          );
+        else response.destroy();
+      },
+    );
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? DEFAULT_PORT, options.host ?? '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://${host}:${address.port}`,
+    host: address.address,
+    port: address.port,
+    mode,
+    engine,
+    store,
+    metrics,
+    server,
+    close() {
+      closing ??= (async () => {
+        hub.close();
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await closed;
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+const knownRoutes = new Set([
+  '/call',
+  '/health',
+  '/capabilities',
+  '/.well-known/ai-alpn',
+  '/stypes',
+  '/provenance',
+  '/provenance/verify',
+  '/metrics',
+  '/messages',
+]);
+
+function routeLabel(request: IncomingMessage): string {
+  const path = (request.url ?? '/').split('?')[0]?.replace(/\/+$/, '') || '/';
+  if (knownRoutes.has(path)) return path;
+  return path.startsWith('/stypes/') ? '/stypes/:id' : 'other';
+}

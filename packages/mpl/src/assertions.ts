@@ -1,0 +1,216 @@
+import {
+  type CelInput,
+  type CelValue,
+  celEnv,
+  isCelError,
+  isCelList,
+  isCelMap,
+  isCelUint,
+  parse,
+  plan,
+} from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
+import type { JsonValue } from '@mtpx/protocol';
+import { z } from 'zod';
+import { RegistryError } from './errors';
+
+/** How much an assertion matters: `error` counts against the message, the others inform. */
+export type AssertionSeverity = 'error' | 'warning' | 'info';
+
+/** One assertion as `assertions.json` writes it: a CEL expression that must be truthy. */
+export interface AssertionDefinition {
+  id: string;
+  /** CEL over `payload`, and `args`, `response`, `stype`, `tool`, `metadata` when a context is given. */
+  expression: string;
+  /** Shown when the assertion fails. */
+  message: string;
+  severity: AssertionSeverity;
+  tags: string[];
+}
+
+/** The contents of an `assertions.json` file, as the reference registry writes it. */
+export interface AssertionSetDefinition {
+  name: string;
+  description: string;
+  assertions: AssertionDefinition[];
+  /** Stop at the first failed error-severity assertion (the denominator stays the full count). */
+  fail_fast: boolean;
+}
+
+/** The zod schema of an `assertions.json` file (unknown members such as `$schema` are ignored). */
+export const AssertionSetDefinitionSchema = z.object({
+  name: z.string().default(''),
+  description: z.string().default(''),
+  assertions: z.array(
+    z.object({
+      id: z.string().min(1),
+      expression: z.string().min(1),
+      message: z.string().default(''),
+      severity: z.enum(['error', 'warning', 'info']).default('error'),
+      tags: z.array(z.string()).default([]),
+    }),
+  ),
+  fail_fast: z.boolean().default(false),
+});
+
+/** What assertions may read besides `payload`. Any member given is bound as a CEL variable. */
+export interface AssertionContext {
+  args?: JsonValue;
+  response?: JsonValue;
+  stype?: string;
+  tool?: string;
+  metadata?: { [key: string]: JsonValue };
+}
+
+/** The outcome of one assertion. */
+export interface AssertionResult {
+  id: string;
+  passed: boolean;
+  severity: AssertionSeverity;
+  message: string;
+  /** Why evaluation failed (a missing field read without `has()`, a type error, …). */
+  error?: string;
+}
+
+/** The outcome of an assertion set: each result, the counts, and instruction compliance. */
+export interface AssertionReport {
+  results: AssertionResult[];
+  passed: number;
+  failed: number;
+  /** Failed assertions of severity `error`. */
+  errors: number;
+  /** Assertions not evaluated because `fail_fast` stopped early. */
+  skipped: number;
+  /** Instruction compliance: passed ÷ number of assertions (1 when there are none). */
+  instructionCompliance: number;
+}
+
+type Program = (bindings: Record<string, CelInput>) => unknown;
+
+interface CompiledAssertion extends AssertionDefinition {
+  program: Program;
+}
+
+/** An assertion set whose CEL expressions are compiled, ready to evaluate many times. */
+export interface CompiledAssertionSet {
+  readonly definition: AssertionSetDefinition;
+  /** Evaluates every assertion against a payload (and optional context). Never throws. */
+  evaluate(payload: JsonValue, context?: AssertionContext): AssertionReport;
+}
+
+const environment = celEnv({ funcs: strings });
+
+/**
+ * A JSON value as CEL sees it: objects become maps, whole numbers `int` (as the reference
+ * maps JSON integers), other numbers `double`.
+ */
+export function toCelInput(value: JsonValue | undefined): CelInput {
+  if (value === null || value === undefined) return null;
+  if (Array.isArray(value)) return value.map(toCelInput);
+  switch (typeof value) {
+    case 'number':
+      return Number.isSafeInteger(value) ? BigInt(value) : value;
+    case 'object': {
+      const map = new Map<string, CelInput>();
+      for (const [key, member] of Object.entries(value)) map.set(key, toCelInput(member));
+      return map;
+    }
+    default:
+      return value;
+  }
+}
+
+/** CEL truthiness as the reference defines it: false, null, 0 and empty strings, lists and maps fail. */
+function isTruthy(value: CelValue): boolean {
+  if (value === null || value === false) return false;
+  if (typeof value === 'bigint') return value !== 0n;
+  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'string') return value.length > 0;
+  if (isCelUint(value)) return value.value !== 0n;
+  if (isCelList(value) || isCelMap(value)) return value.size > 0;
+  return true;
+}
+
+/**
+ * Compiles an `assertions.json` set: each CEL expression is parsed and planned once.
+ * Throws {@link RegistryError} naming the assertion whose expression does not parse.
+ *
+ * @example
+ * ```ts
+ * const set = compileAssertionSet({
+ *   assertions: [{ id: 'positive', expression: 'payload.amount > 0', message: 'Amount must be positive' }],
+ * });
+ * set.evaluate({ amount: 5 }).instructionCompliance; // 1
+ * ```
+ */
+export function compileAssertionSet(input: unknown, source = 'assertions'): CompiledAssertionSet {
+  const parsed = AssertionSetDefinitionSchema.safeParse(input);
+  if (!parsed.success)
+    throw new RegistryError({
+      message: `${source} is not an assertion set: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`).join('; ')}`,
+    });
+  const definition: AssertionSetDefinition = parsed.data;
+  const compiled: CompiledAssertion[] = definition.assertions.map((assertion) => {
+    try {
+      return { ...assertion, program: plan(environment, parse(assertion.expression)) as Program };
+    } catch (cause) {
+      throw new RegistryError({
+        message: `${source}: the expression of assertion "${assertion.id}" is not valid CEL: ${cause instanceof Error ? cause.message : String(cause)}`,
+        cause,
+      });
+    }
+  });
+  return {
+    definition,
+    evaluate(payload, context) {
+      const bindings: Record<string, CelInput> = { payload: toCelInput(payload) };
+      if (context) {
+        if (context.args !== undefined) bindings.args = toCelInput(context.args);
+        if (context.response !== undefined) bindings.response = toCelInput(context.response);
+        if (context.stype !== undefined) bindings.stype = context.stype;
+        if (context.tool !== undefined) bindings.tool = context.tool;
+        bindings.metadata = toCelInput(context.metadata ?? {});
+      }
+      const results: AssertionResult[] = [];
+      let passed = 0;
+      let errors = 0;
+      for (const assertion of compiled) {
+        const result = runAssertion(assertion, bindings);
+        results.push(result);
+        if (result.passed) passed += 1;
+        else if (assertion.severity === 'error') {
+          errors += 1;
+          if (definition.fail_fast) break;
+        }
+      }
+      const total = compiled.length;
+      return {
+        results,
+        passed,
+        failed: results.length - passed,
+        errors,
+        skipped: total - results.length,
+        instructionCompliance: total === 0 ? 1 : passed / total,
+      };
+    },
+  };
+}
+
+function runAssertion(
+  assertion: CompiledAssertion,
+  bindings: Record<string, CelInput>,
+): AssertionResult {
+  const base = { id: assertion.id, severity: assertion.severity, message: assertion.message };
+  let value: unknown;
+  try {
+    value = assertion.program(bindings);
+  } catch (cause) {
+    return {
+      ...base,
+      passed: false,
+      error: cause instanceof Error ? cause.message : String(cause),
+    };
+  }
+  if (isCelError(value)) return { ...base, passed: false, error: value.message };
+  return { ...base, passed: isTruthy(value as CelValue) };
+}

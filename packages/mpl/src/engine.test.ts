@@ -1,0 +1,101 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { MplEngine } from './engine';
+import {
+  NegotiationIncompatibleError,
+  QomBreachError,
+  SchemaFidelityError,
+  UnknownStypeError,
+} from './errors';
+import { builtinSTypesDirectory } from './registry-loader';
+import { semanticHash } from './semantic-hash';
+
+let engine: MplEngine;
+const example = async (path: string) =>
+  JSON.parse(await readFile(join(builtinSTypesDirectory(), path), 'utf8')) as Record<
+    string,
+    unknown
+  >;
+
+beforeAll(async () => {
+  engine = await MplEngine.create();
+});
+
+describe('MplEngine.inspect', () => {
+  it('accepts the tutorial plan with its semantic hash and QoM report', async () => {
+    const plan = await example('org/agent/TaskPlan/v1/examples/competitor_pricing.json');
+    const verdict = engine.inspect('org.agent.TaskPlan.v1', plan, {
+      profile: 'qom-strict-argcheck',
+    });
+    expect(verdict).toMatchObject({
+      stype: 'org.agent.TaskPlan.v1',
+      valid: true,
+      accepted: true,
+      errors: [],
+      semHash: semanticHash(plan),
+      planId: plan.planId,
+      qom: {
+        profile: 'qom-strict-argcheck',
+        passed: true,
+        metrics: { schema_fidelity: 1, instruction_compliance: 1 },
+      },
+    });
+    expect(verdict.code).toBeUndefined();
+  });
+
+  it('hashes with BLAKE3 when asked', async () => {
+    const b3 = await MplEngine.create({ hashAlgorithm: 'b3' });
+    expect(b3.inspect('eval.rag.RAGQuery.v1', { query: 'q' }).semHash).toBe(
+      semanticHash({ query: 'q' }, { algorithm: 'b3' }),
+    );
+  });
+
+  it('fails schema fidelity, and its rejection lists every failing path', () => {
+    const verdict = engine.inspect('org.agent.TaskPlan.v1', { goal: '' });
+    expect(verdict).toMatchObject({ valid: false, accepted: false, code: 'E-SCHEMA-FIDELITY' });
+    expect(verdict.qom.metrics.schema_fidelity).toBe(0);
+    const error = engine.rejection(verdict);
+    expect(SchemaFidelityError.isInstance(error)).toBe(true);
+    expect(error.toJSON()).toMatchObject({
+      error: 'E-SCHEMA-FIDELITY',
+      details: [
+        { path: '/planId', message: 'is required' },
+        { path: '/steps', message: 'is required' },
+        { path: '/goal', message: 'must NOT have fewer than 1 characters' },
+      ],
+    });
+  });
+
+  it('fails instruction compliance on a valid plan whose steps depend on nothing real', async () => {
+    const plan = await example('org/agent/TaskPlan/v1/examples/competitor_pricing.json');
+    const steps = [
+      ...(plan.steps as object[]),
+      { stepId: 4, action: 'x', tool: 'y', dependsOn: [9] },
+    ];
+    const verdict = engine.inspect(
+      'org.agent.TaskPlan.v1',
+      { ...plan, steps },
+      { profile: 'qom-strict-argcheck' },
+    );
+    expect(verdict).toMatchObject({ valid: true, accepted: false, code: 'E-QOM-BREACH' });
+    expect(verdict.qom.failures[0]?.metric).toBe('instruction_compliance');
+    expect(verdict.qom.failed_assertions.map((assertion) => assertion.id)).toEqual([
+      'dependencies_exist',
+    ]);
+    const error = engine.rejection(verdict);
+    expect(QomBreachError.isInstance(error)).toBe(true);
+    expect(error.details.map((detail) => detail.path)).toEqual([
+      '/qom/metrics/instruction_compliance',
+      '/qom/assertions/dependencies_exist',
+    ]);
+  });
+
+  it('throws for an unknown SType, a malformed id and an unknown profile', () => {
+    expect(() => engine.inspect('org.report.Summary.v1', {})).toThrowError(UnknownStypeError);
+    expect(() => engine.inspect('TaskPlan', {})).toThrowError(/Malformed SType id/);
+    expect(() => engine.inspect('org.agent.TaskPlan.v1', {}, { profile: 'qom-nope' })).toThrowError(
+      NegotiationIncompatibleError,
+    );
+  });
+});

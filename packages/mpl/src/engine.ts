@@ -1,0 +1,188 @@
+import type { AssertionContext } from './assertions';
+import { canonicalize } from './canonical-json';
+import {
+  createMplError,
+  type ErrorDetail,
+  type MplError,
+  type MplErrorCode,
+  NegotiationIncompatibleError,
+  UnknownStypeError,
+} from './errors';
+import { planReferenceOf } from './provenance';
+import { evaluateQom, type QomReport, type QomScores } from './qom';
+import { DEFAULT_QOM_PROFILE, loadQomProfiles, type QomProfile } from './qom-profiles';
+import { STypeRegistry } from './registry';
+import { type HashAlgorithm, hashCanonical } from './semantic-hash';
+import { parseSTypeId } from './stype-id';
+
+/** How to build an {@link MplEngine} from registry folders. */
+export interface CreateMplEngineOptions {
+  /** Registry folders in the reference layout (STypes and `profiles/`), after the built-ins. */
+  directories?: readonly string[];
+  /** Include the built-in STypes (default `true`). */
+  builtins?: boolean;
+  /** Algorithm of `sem_hash` (default `sha256`, as the tutorial shows; `b3` as the reference). */
+  hashAlgorithm?: HashAlgorithm;
+  /** Profile used when a message names none (default `qom-basic`). */
+  defaultProfile?: string;
+}
+
+/** What {@link MplEngine.inspect} may be told besides the payload. */
+export interface InspectOptions {
+  /** QoM profile name (default: the engine's default profile). */
+  profile?: string;
+  /** Scores from outside judgement (groundedness, tool outcome, …). */
+  scores?: QomScores;
+  /** Extra CEL variables for assertions (`args`, `response`, `tool`, `metadata`). */
+  context?: AssertionContext;
+}
+
+/** The verdict on one message: validity, QoM, semantic hash and where it belongs. */
+export interface Inspection {
+  stype: string;
+  /** True when the payload (and its `args`, if typed) conform to their schemas. */
+  valid: boolean;
+  /** True when `valid` and the QoM profile passed: what strict mode lets through. */
+  accepted: boolean;
+  /** Why it was not accepted. */
+  code?: MplErrorCode;
+  /** Schema problems, by JSON path and layer. */
+  errors: ErrorDetail[];
+  semHash: string;
+  qom: QomReport;
+  planId?: string;
+  invocationId?: string;
+}
+
+/**
+ * MPL's message pipeline without transport: double validation, assertions (instruction
+ * compliance), QoM against a profile, and the semantic hash. The proxy runs every
+ * `POST /call` through it; agents can run it in process.
+ *
+ * @example
+ * ```ts
+ * const engine = await MplEngine.create();
+ * const verdict = engine.inspect('org.agent.TaskPlan.v1', plan, { profile: 'qom-strict-argcheck' });
+ * verdict.accepted; verdict.semHash; verdict.qom.metrics;
+ * ```
+ */
+export class MplEngine {
+  readonly registry: STypeRegistry;
+  readonly profiles: ReadonlyMap<string, QomProfile>;
+  readonly hashAlgorithm: HashAlgorithm;
+  readonly defaultProfile: string;
+
+  constructor(options: {
+    registry: STypeRegistry;
+    profiles: ReadonlyMap<string, QomProfile>;
+    hashAlgorithm?: HashAlgorithm;
+    defaultProfile?: string;
+  }) {
+    this.registry = options.registry;
+    this.profiles = options.profiles;
+    this.hashAlgorithm = options.hashAlgorithm ?? 'sha256';
+    this.defaultProfile = options.defaultProfile ?? DEFAULT_QOM_PROFILE;
+    if (!this.profiles.has(this.defaultProfile))
+      throw new NegotiationIncompatibleError({
+        message: `The default QoM profile ${this.defaultProfile} is not loaded`,
+      });
+  }
+
+  /** Loads the registry and profiles from folders. Throws `RegistryError`. */
+  static async create(options: CreateMplEngineOptions = {}): Promise<MplEngine> {
+    const directories = options.directories ?? [];
+    const registryOptions: { directories: readonly string[]; builtins?: boolean } = { directories };
+    if (options.builtins !== undefined) registryOptions.builtins = options.builtins;
+    const [registry, profiles] = await Promise.all([
+      STypeRegistry.load(registryOptions),
+      loadQomProfiles(directories),
+    ]);
+    const engineOptions: ConstructorParameters<typeof MplEngine>[0] = { registry, profiles };
+    if (options.hashAlgorithm) engineOptions.hashAlgorithm = options.hashAlgorithm;
+    if (options.defaultProfile) engineOptions.defaultProfile = options.defaultProfile;
+    return new MplEngine(engineOptions);
+  }
+
+  /**
+   * Judges one message. Throws {@link UnknownStypeError} for a malformed or unregistered
+   * SType, `NegotiationIncompatibleError` for an unknown profile, and `InvalidRequestError`
+   * for a payload JSON cannot carry; everything about the payload itself is in the result.
+   */
+  inspect(stype: string, payload: unknown, options: InspectOptions = {}): Inspection {
+    const parsed = parseSTypeId(stype);
+    if (!parsed.ok) throw parsed.error;
+    const id = parsed.value.id;
+    if (!this.registry.has(id))
+      throw new UnknownStypeError({
+        message: `SType ${id} is not registered. Registered STypes: ${this.registry.ids().join(', ')}.`,
+        details: [{ path: '', message: `${id} is not in the registry`, stype: id }],
+      });
+    const profileName = options.profile ?? this.defaultProfile;
+    const profile = this.profiles.get(profileName);
+    if (!profile)
+      throw new NegotiationIncompatibleError({
+        message: `QoM profile ${profileName} is not known. Known profiles: ${[...this.profiles.keys()].join(', ')}.`,
+      });
+    const semHash = hashCanonical(canonicalize(payload), this.hashAlgorithm);
+    const validation = this.registry.validateMessage(id, payload);
+    const assertions = this.registry.assertions(id);
+    const context: AssertionContext = { stype: id, ...options.context };
+    const report = assertions?.evaluate(payload as never, context);
+    const qom = evaluateQom(profile, {
+      schema_fidelity: validation.valid ? 1 : 0,
+      instruction_compliance: report ? report.instructionCompliance : 1,
+      failedAssertions: report ? report.results.filter((result) => !result.passed) : [],
+      ...(options.scores ? { scores: options.scores } : {}),
+    });
+    const inspection: Inspection = {
+      stype: id,
+      valid: validation.valid,
+      accepted: validation.valid && qom.passed,
+      errors: validation.errors,
+      semHash,
+      qom,
+      ...planReferenceOf(payload),
+    };
+    if (validation.code) inspection.code = validation.code;
+    else if (!qom.passed) inspection.code = 'E-QOM-BREACH';
+    return inspection;
+  }
+
+  /** The typed error strict mode answers with for a message that was not accepted. */
+  rejection(inspection: Inspection): MplError {
+    const code = inspection.code ?? 'E-QOM-BREACH';
+    if (code === 'E-QOM-BREACH') {
+      const details: ErrorDetail[] = [
+        ...inspection.qom.failures.map((failure) => ({
+          path: `/qom/metrics/${failure.metric}`,
+          message: failure.message,
+        })),
+        ...inspection.qom.failed_assertions.map((assertion) => ({
+          path: `/qom/assertions/${assertion.id}`,
+          message: assertion.error
+            ? `${assertion.message} (${assertion.error})`
+            : assertion.message,
+        })),
+      ];
+      return createMplError(code, {
+        message: `${inspection.stype} does not meet QoM profile ${inspection.qom.profile}: ${inspection.qom.failures.map((failure) => failure.message).join('; ')}`,
+        details,
+      });
+    }
+    const shown = inspection.errors
+      .slice(0, 3)
+      .map((error) => `${error.path || '(payload)'} ${error.message}`)
+      .join('; ');
+    const more = inspection.errors.length > 3 ? ` (and ${inspection.errors.length - 3} more)` : '';
+    const subject =
+      code === 'E-TOOL-ARG-COERCION'
+        ? `The args of this ${inspection.stype} do not conform to their args_stype`
+        : code === 'E-UNKNOWN-STYPE'
+          ? `This ${inspection.stype} names an unknown args_stype`
+          : `The payload does not conform to ${inspection.stype}`;
+    return createMplError(code, {
+      message: `${subject}: ${shown}${more}`,
+      details: inspection.errors,
+    });
+  }
+}

@@ -1,0 +1,65 @@
+import {
+  linkEntry,
+  type ProvenanceEntry,
+  type ProvenanceRecord,
+  type ProvenanceStore,
+} from './provenance';
+import type { HashAlgorithm } from './semantic-hash';
+
+const noPlan = '\u0000';
+
+/**
+ * A {@link ProvenanceStore} in memory: for tests, tools and single-process agents. Appends
+ * are synchronous inside, so each plan's chain is linked in call order.
+ *
+ * @example
+ * ```ts
+ * const store = new InMemoryProvenanceStore();
+ * await store.append({ plan_id: 'p1', stype: 'org.agent.TaskPlan.v1', sem_hash, payload,
+ *   qom_profile: 'qom-basic', qom_passed: true });
+ * ```
+ */
+export class InMemoryProvenanceStore implements ProvenanceStore {
+  readonly #chains = new Map<string, ProvenanceEntry[]>();
+  readonly #invocations = new Map<string, string>();
+  readonly #algorithm: HashAlgorithm;
+
+  constructor(options: { algorithm?: HashAlgorithm } = {}) {
+    this.#algorithm = options.algorithm ?? 'sha256';
+  }
+
+  async append(record: ProvenanceRecord): Promise<ProvenanceEntry> {
+    const planId =
+      record.plan_id !== undefined
+        ? record.plan_id
+        : record.invocation_id
+          ? (this.#invocations.get(record.invocation_id) ?? null)
+          : null;
+    const key = planId ?? noPlan;
+    const chain = this.#chains.get(key) ?? [];
+    const entry = linkEntry(chain.at(-1), { ...record, plan_id: planId }, this.#algorithm);
+    chain.push(entry);
+    this.#chains.set(key, chain);
+    if (planId !== null && record.invocation_id && !this.#invocations.has(record.invocation_id))
+      this.#invocations.set(record.invocation_id, planId);
+    return { ...entry };
+  }
+
+  async chain(
+    planId: string | null,
+    options: { payloads?: boolean } = {},
+  ): Promise<ProvenanceEntry[]> {
+    const chain = this.#chains.get(planId ?? noPlan) ?? [];
+    return chain.map((entry) => {
+      if (options.payloads) return { ...entry };
+      const { payload: _payload, ...rest } = entry;
+      return rest;
+    });
+  }
+
+  async planIds(): Promise<string[]> {
+    return [...this.#chains.keys()].filter((key) => key !== noPlan).sort();
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,8 @@
+declare const __PACKAGE_VERSION__: string | undefined;
+
+/** The version of the `@mtpx/mpl` package itself (`0.0.0-dev` when run from source). */
+export const VERSION: string =
+  typeof __PACKAGE_VERSION__ === 'string' ? __PACKAGE_VERSION__ : '0.0.0-dev';
+
+/** The MPL protocol version this package speaks, as the reference proxy reports it. */
+export const MPL_VERSION = '1.0';
