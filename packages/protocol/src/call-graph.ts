@@ -137,6 +137,50 @@ export function buildCallGraph(
   return { nodes, byId, issues, cycleOf };
 }
 
+/** What {@link inspectToolCall} found in one untrusted tool call. */
+export interface ToolCallInspection {
+  /** The call's id, when it is a non-empty string. */
+  id: string | undefined;
+  /** The call's tool name, when it is a non-empty string. */
+  name: string | undefined;
+  /** The call with defaults applied; `undefined` when its shape is broken. */
+  call: ToolCall | undefined;
+  /** Target ids of the call's `$ref`s, in document order (repeats included); empty when broken. */
+  refTargets: string[];
+  /** Every shape problem, with the same codes and messages plan validation uses; `[]` when usable. */
+  issues: PlanIssue[];
+}
+
+/**
+ * Checks the shape of ONE untrusted tool call — a non-empty id and name, object
+ * `arguments`, a `depends_on` list, well-formed references — exactly as plan validation
+ * does, and collects its `$ref` targets in the same pass. For runtimes that take calls one
+ * at a time (a model's streamed response) and still want plan validation's messages.
+ * Graph rules (duplicates, missing targets, cycles) need the other calls and are not checked.
+ *
+ * @example
+ * ```ts
+ * const inspection = inspectToolCall({ id: 'call_2', name: 'calculator.add', arguments: { a: { $ref: 'call_1' } } });
+ * inspection.refTargets; // ['call_1']
+ * inspection.issues; // []
+ * ```
+ */
+export function inspectToolCall(value: unknown, location = 'call'): ToolCallInspection {
+  const issues: PlanIssue[] = [];
+  const node = readCall({ value, location }, 0, issues);
+  const name =
+    isJsonObject(value) && typeof value.name === 'string' && value.name !== ''
+      ? value.name
+      : undefined;
+  return {
+    id: node?.id,
+    name,
+    call: node?.call,
+    refTargets: node?.refTargets ?? [],
+    issues,
+  };
+}
+
 /** Reads one input call; reports what is wrong with its shape. */
 function readCall(slot: CallSlot, slotIndex: number, issues: PlanIssue[]): GraphNode | undefined {
   const { value, location } = slot;

@@ -1,4 +1,8 @@
-export type { PlanHistory } from './call-graph';
+export {
+  inspectToolCall,
+  type PlanHistory,
+  type ToolCallInspection,
+} from './call-graph';
 export {
   createEnvelope,
   EnvelopeError,

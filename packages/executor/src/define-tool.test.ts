@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineTool, toolSpecOf } from './define-tool';
+import { ExecutorError } from './errors';
+
+describe('defineTool', () => {
+  it('makes a ToolSpec with defaults plus the function and runtime options', () => {
+    const tool = defineTool({
+      name: 'notes.append',
+      description: 'Append a note.',
+      input_schema: {
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+      },
+      risk_level: 'write',
+      timeout_ms: 1000,
+      retries: 2,
+      cache_ttl_seconds: 0,
+      execute: () => 'ok',
+    });
+    expect(toolSpecOf(tool)).toEqual({
+      name: 'notes.append',
+      description: 'Append a note.',
+      input_schema: {
+        type: 'object',
+        properties: { text: { type: 'string' } },
+        required: ['text'],
+      },
+      tags: [],
+      risk_level: 'write',
+      cache_ttl_seconds: 0,
+    });
+    expect([tool.timeout_ms, tool.retries]).toEqual([1000, 2]);
+  });
+
+  it('turns a zod schema into the JSON Schema of the spec (input side, no $schema key)', () => {
+    const tool = defineTool({
+      name: 'greet',
+      description: 'Greets.',
+      input_schema: z.object({
+        name: z.string().describe('Who'),
+        times: z.number().int().default(1),
+      }),
+      execute: ({ name, times }) => `${name}${times}`,
+    });
+    expect(tool.input_schema).toEqual({
+      type: 'object',
+      properties: {
+        name: { type: 'string', description: 'Who' },
+        times: {
+          type: 'integer',
+          default: 1,
+          minimum: Number.MIN_SAFE_INTEGER,
+          maximum: Number.MAX_SAFE_INTEGER,
+        },
+      },
+      required: ['name'],
+    });
+    expect(tool.zodSchema).toBeDefined();
+  });
+
+  it('throws invalid_tool for definitions that cannot work', () => {
+    const base = {
+      name: 'x',
+      description: 'x',
+      input_schema: { type: 'object' },
+      execute: () => 1,
+    };
+    for (const broken of [
+      { ...base, name: '' },
+      { ...base, execute: undefined },
+      { ...base, input_schema: 'object' },
+      { ...base, timeout_ms: 0 },
+      { ...base, retries: 1.5 },
+      { ...base, cache_ttl_seconds: -1 },
+      { ...base, description: undefined },
+      { ...base, input_schema: z.object({ when: z.date() }) },
+    ]) {
+      expect(() => defineTool(broken as never)).toThrow(ExecutorError);
+    }
+  });
+});

@@ -1,0 +1,113 @@
+import type { Approval, PlanIssue, ToolErrorCode, ToolResult } from '@mtpx/protocol';
+import type { ToolProgress } from './define-tool';
+
+/** What every executor event carries. */
+export interface ExecutorEventBase {
+  /** Monotonic milliseconds since the run (plan) started, from `performance.now()`. */
+  at: number;
+  /** The caller's run id, when one was given to `start` / `execute`. */
+  runId?: string;
+}
+
+/** What every call event carries. */
+export interface CallEventBase extends ExecutorEventBase {
+  /** The call's id (`""` for a call that has none). */
+  callId: string;
+  /** The tool it names (`""` for a call that names none). */
+  toolName: string;
+}
+
+/** A run began. For a plan, `callCount` and the plan's validation `issues` are known. */
+export interface PlanStartedEvent extends ExecutorEventBase {
+  type: 'plan-started';
+  /** How many calls the plan holds (absent for a run fed call by call). */
+  callCount?: number;
+  /** Every validation issue of the plan (each also reported on the calls it concerns). */
+  issues: PlanIssue[];
+}
+
+/**
+ * A call's dependencies are met and it is dispatched: its arguments are resolved and
+ * validated, policy and cache consulted, and the tool invoked. Always followed by
+ * `call-finished`.
+ */
+export interface CallStartedEvent extends CallEventBase {
+  type: 'call-started';
+}
+
+/** A running tool reported progress through `context.reportProgress`. */
+export interface CallProgressEvent extends CallEventBase {
+  type: 'call-progress';
+  progress: ToolProgress;
+}
+
+/** An attempt failed with a retryable error; the call runs again after `delayMs`. */
+export interface CallRetriedEvent extends CallEventBase {
+  type: 'call-retried';
+  /** The attempt that failed (1 for the first). */
+  attempt: number;
+  delayMs: number;
+  /** Why the attempt failed. */
+  error: string;
+}
+
+/** A dispatched call is done — run, failed, refused by policy, reused from cache or cancelled. */
+export interface CallFinishedEvent extends CallEventBase {
+  type: 'call-finished';
+  /** From `call-started` to now. */
+  durationMs: number;
+  success: boolean;
+  /** True when the output came from the cache or an identical call of the same run. */
+  cached: boolean;
+  /** The policy decision, once policy was consulted. */
+  approval?: Approval;
+  /** Why it did not succeed. */
+  errorCode?: ToolErrorCode;
+  result: ToolResult;
+}
+
+/**
+ * A call was never dispatched: the plan is invalid where it is concerned
+ * (`invalid_plan`), a call it depends on failed (`dependency_failed`), or the run was
+ * cancelled first (`cancelled`). Its result has `skipped: true`.
+ */
+export interface CallSkippedEvent extends CallEventBase {
+  type: 'call-skipped';
+  errorCode: ToolErrorCode;
+  /** Why, in the words the model will read. */
+  error: string;
+  result: ToolResult;
+}
+
+/** A result cache failed; the call went on as a cache miss. */
+export interface CacheFailedEvent extends CallEventBase {
+  type: 'cache-failed';
+  operation: 'get' | 'set';
+  error: string;
+}
+
+/** Every call has its result. */
+export interface PlanFinishedEvent extends ExecutorEventBase {
+  type: 'plan-finished';
+  durationMs: number;
+  succeeded: number;
+  failed: number;
+  /** Results with `skipped: true` (counted apart from `failed`). */
+  skipped: number;
+  /** One result per call, in plan (or add) order. */
+  results: ToolResult[];
+}
+
+/** Everything an executor run reports, discriminated by `type`. */
+export type ExecutorEvent =
+  | PlanStartedEvent
+  | CallStartedEvent
+  | CallProgressEvent
+  | CallRetriedEvent
+  | CallFinishedEvent
+  | CallSkippedEvent
+  | CacheFailedEvent
+  | PlanFinishedEvent;
+
+/** Receives events as they happen; must not throw. */
+export type ExecutorEventHandler = (event: ExecutorEvent) => void;

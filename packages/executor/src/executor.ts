@@ -1,0 +1,176 @@
+import type { ExecutionPlanInput, ToolCallInput, ToolResult } from '@mtpx/protocol';
+import { ArgumentValidator } from './argument-validator';
+import { ExecutorError } from './errors';
+import type { ExecutorEvent } from './events';
+import { Run } from './execution-run';
+import type { ExecutorServices } from './executor-services';
+import { addPlan, layOutPlan, type Scheduling } from './plan-intake';
+import { InMemoryResultCache, type ResultCache } from './result-cache';
+import { type RetryBackoff, resolveRetryBackoff } from './retry-backoff';
+import {
+  type ApproveHandler,
+  type RiskPolicyOptions,
+  type ToolPolicy,
+  toPolicy,
+} from './risk-policy';
+import type { ExecutionRun, RunOptions } from './run-options';
+import { ToolRegistry } from './tool-registry';
+import type { AnyTool, Toolkit } from './toolkit';
+
+/** Options of {@link createExecutor}. */
+export interface ExecutorOptions {
+  /** The tools: a registry, or a list of tools and toolkits. */
+  tools: ToolRegistry | ReadonlyArray<AnyTool | Toolkit>;
+  /** A policy, or options for a {@link RiskPolicy}. Default: read_only / write → allow, destructive → ask. */
+  policy?: ToolPolicy | RiskPolicyOptions;
+  /** Decides `ask`: resolve true to run the call. Without it, `ask` calls are skipped (`approval_required`). */
+  approve?: ApproveHandler;
+  /**
+   * `eager` (default): a call starts as soon as the calls it depends on are done.
+   * `batches`: a plan's batches run strictly one after another, as MTP specifies.
+   * Runs fed call by call (`start`, `executeToolCalls`) are always eager.
+   */
+  scheduling?: Scheduling;
+  /** Most calls in flight at once. Default: no cap. */
+  concurrency?: number;
+  /** Time limit of one attempt for tools without their own `timeout_ms`, in milliseconds. Default: none. */
+  timeoutMs?: number;
+  /** Where results of tools with `cache_ttl_seconds` are kept; `false` turns caching off. Default: an in-memory LRU of 1,000 entries. */
+  cache?: ResultCache | false;
+  /** Run identical calls (same tool, same resolved arguments) of one run once; the copies are flagged `cached`. Default true. */
+  dedupe?: boolean;
+  /** Waits between retries of retryable failures. */
+  retryBackoff?: RetryBackoff;
+}
+
+/** Options of `execute` and `stream`. */
+export interface ExecuteOptions extends RunOptions {
+  /** Overrides the executor's `scheduling` for this plan. */
+  scheduling?: Scheduling;
+}
+
+/** Runs tool calls. Made by {@link createExecutor}. */
+export interface Executor {
+  /** The tools it runs. */
+  readonly registry: ToolRegistry;
+  /**
+   * Runs a plan and resolves with one result per call, in plan order. Never rejects for a
+   * model's mistake: an invalid plan, an unknown tool or bad arguments are error results
+   * on the calls concerned, and the other calls still run.
+   */
+  execute(plan: ExecutionPlanInput, options?: ExecuteOptions): Promise<ToolResult[]>;
+  /**
+   * Runs the tool calls of one model response (possibly malformed, in any order: a call
+   * may reference a later one) and resolves with one result per call, in the given order.
+   */
+  executeToolCalls(calls: readonly ToolCallInput[], options?: RunOptions): Promise<ToolResult[]>;
+  /** Starts a run fed call by call (a streamed response): `add` each call, then `end`. */
+  start(options?: RunOptions): ExecutionRun;
+  /** Runs a plan at once and yields its events; `plan-finished` carries the results. */
+  stream(plan: ExecutionPlanInput, options?: ExecuteOptions): AsyncIterable<ExecutorEvent>;
+}
+
+/**
+ * Makes an executor: the tools, and how their calls run — policy, approval, scheduling,
+ * concurrency, time limits, cache, retries.
+ *
+ * @example
+ * ```ts
+ * const executor = createExecutor({ tools: [calculatorToolkit()] });
+ * const results = await executor.executeToolCalls([
+ *   { id: 'call_1', name: 'calculator.subtract', arguments: { a: 18, b: 6 } },
+ *   { id: 'call_2', name: 'calculator.multiply', arguments: { a: 4, b: { $ref: 'call_1' } } },
+ * ]);
+ * results.map((result) => result.output); // [12, 48]
+ * ```
+ */
+export function createExecutor(options: ExecutorOptions): Executor {
+  const tools: unknown = options?.tools;
+  if (!Array.isArray(tools) && typeof (tools as ToolRegistry | undefined)?.resolve !== 'function') {
+    throw invalidOption('`tools` must be a ToolRegistry or a list of tools and toolkits.');
+  }
+  // Not `instanceof`: a registry from another copy of this package works as well.
+  const registry = Array.isArray(options.tools)
+    ? new ToolRegistry(options.tools)
+    : (options.tools as ToolRegistry);
+  const concurrency = options.concurrency ?? Number.POSITIVE_INFINITY;
+  if (
+    !(
+      concurrency === Number.POSITIVE_INFINITY ||
+      (Number.isInteger(concurrency) && concurrency >= 1)
+    )
+  ) {
+    throw invalidOption(`concurrency must be a positive integer, got ${String(concurrency)}.`);
+  }
+  const timeoutMs = options.timeoutMs;
+  if (timeoutMs !== undefined && !(Number.isFinite(timeoutMs) && timeoutMs > 0)) {
+    throw invalidOption(
+      `timeoutMs must be a positive number of milliseconds, got ${String(timeoutMs)}.`,
+    );
+  }
+  const scheduling = options.scheduling ?? 'eager';
+  checkScheduling(scheduling);
+  const services: ExecutorServices = {
+    registry,
+    validator: new ArgumentValidator(),
+    policy: toPolicy(options.policy),
+    approve: options.approve,
+    cache: options.cache === false ? undefined : (options.cache ?? new InMemoryResultCache()),
+    dedupe: options.dedupe ?? true,
+    concurrency,
+    timeoutMs,
+    retryBackoff: resolveRetryBackoff(options.retryBackoff),
+  };
+
+  const startPlan = (
+    plan: ExecutionPlanInput,
+    runOptions: ExecuteOptions,
+    bufferEvents: boolean,
+  ): Run => {
+    const planScheduling = runOptions.scheduling ?? scheduling;
+    checkScheduling(planScheduling);
+    const layout = layOutPlan(plan, runOptions.history);
+    const run = new Run(services, runOptions, {
+      callCount: layout.slots.length,
+      issues: layout.issues,
+      bufferEvents,
+    });
+    addPlan(run, layout, planScheduling);
+    run.end();
+    return run;
+  };
+
+  return {
+    registry,
+    execute: (plan, runOptions = {}) => startPlan(plan, runOptions, false).results,
+    executeToolCalls: (calls, runOptions = {}) => {
+      if (!Array.isArray(calls)) {
+        throw invalidOption(`executeToolCalls needs a list of tool calls, got ${typeof calls}.`);
+      }
+      const run = new Run(services, runOptions, { callCount: calls.length });
+      for (const call of calls) run.add(call);
+      run.end();
+      return run.results;
+    },
+    start: (runOptions = {}) => new Run(services, runOptions),
+    stream: (plan, runOptions = {}) => {
+      const run = startPlan(plan, runOptions, true);
+      // The results reach the caller through `plan-finished`; a throwing onEvent must not
+      // surface as an unhandled rejection here.
+      run.results.catch(() => {});
+      return run.events;
+    },
+  };
+}
+
+function checkScheduling(scheduling: string): void {
+  if (scheduling !== 'eager' && scheduling !== 'batches') {
+    throw invalidOption(
+      `scheduling must be "eager" or "batches", got ${JSON.stringify(scheduling)}.`,
+    );
+  }
+}
+
+function invalidOption(message: string): ExecutorError {
+  return new ExecutorError({ code: 'invalid_option', message });
+}

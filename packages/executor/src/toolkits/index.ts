@@ -1,0 +1,2 @@
+export { calculatorToolkit } from './calculator';
+export { type FileToolkitOptions, fileToolkit } from './file';
