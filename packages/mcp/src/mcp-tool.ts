@@ -39,9 +39,19 @@ export interface RoundScope {
 }
 
 const scopesKey = Symbol.for('mtpx.mcp.round-scopes');
+
 /** Shared by every copy of this package, so a tool and a server from two copies still meet. */
-const roundScopes: Map<string, RoundScope> = ((globalThis as Record<symbol, unknown>)[scopesKey] ??=
-  new Map<string, RoundScope>()) as Map<string, RoundScope>;
+function sharedRoundScopes(): Map<string, RoundScope> {
+  const holder = globalThis as Record<symbol, Map<string, RoundScope> | undefined>;
+  let scopes = holder[scopesKey];
+  if (scopes === undefined) {
+    scopes = new Map();
+    holder[scopesKey] = scopes;
+  }
+  return scopes;
+}
+
+const roundScopes = sharedRoundScopes();
 
 /** Runs `work` with `scope` open for the executor call `callId`. */
 export async function withRoundScope<T>(
