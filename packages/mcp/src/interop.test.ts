@@ -16,6 +16,11 @@ import {
 import { testServer } from './test-support/server';
 
 const packageDirectory = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * Spawning the bin from source (tsx) takes seconds on a loaded machine, and the v2 client
+ * spawns it twice over stdio (a short-lived sibling answers its `server/discover` probe).
+ */
+const SPAWN_TIMEOUT_MS = 60_000;
 /** `mtpx-mcp src/test-support/stdio-module.ts`, run from source. */
 const stdioServer = {
   command: process.execPath,
@@ -80,27 +85,36 @@ describe('one multi-round tool definition, both protocol eras', () => {
     await client.close();
   });
 
-  it('completes for the v1 client (2025 era) over stdio, spawning mtpx-mcp', async () => {
-    const client = legacyClientWith(user);
-    await client.connect(new LegacyStdioTransport(stdioServer));
-    expect(await askBoth(client)).toEqual(expected);
-    await client.close();
-  });
+  it(
+    'completes for the v1 client (2025 era) over stdio, spawning mtpx-mcp',
+    async () => {
+      const client = legacyClientWith(user);
+      await client.connect(new LegacyStdioTransport(stdioServer));
+      expect(await askBoth(client)).toEqual(expected);
+      await client.close();
+    },
+    SPAWN_TIMEOUT_MS,
+  );
 
-  it('completes for the v2 client pinned to 2026-07-28 over stdio', async () => {
-    const client = new Client(
-      { name: 'stdio-modern', version: '1.0.0' },
-      mcpClientOptions({ elicit: true }),
-    );
-    client.setRequestHandler(
-      'elicitation/create',
-      async (request) => (await user.elicit?.(request.params as Record<string, unknown>)) as never,
-    );
-    await client.connect(new StdioClientTransport(stdioServer));
-    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-    expect(await askBoth(client)).toEqual(expected);
-    await client.close();
-  });
+  it(
+    'completes for the v2 client pinned to 2026-07-28 over stdio',
+    async () => {
+      const client = new Client(
+        { name: 'stdio-modern', version: '1.0.0' },
+        mcpClientOptions({ elicit: true }),
+      );
+      client.setRequestHandler(
+        'elicitation/create',
+        async (request) =>
+          (await user.elicit?.(request.params as Record<string, unknown>)) as never,
+      );
+      await client.connect(new StdioClientTransport(stdioServer));
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      expect(await askBoth(client)).toEqual(expected);
+      await client.close();
+    },
+    SPAWN_TIMEOUT_MS,
+  );
 
   it('completes for the v2 client pinned to 2026-07-28 through an in-process fetch', async () => {
     const handler = createMcpHttpHandler(server);
