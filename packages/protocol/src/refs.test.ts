@@ -155,3 +155,23 @@ describe('resolveReferences', () => {
     if (!result.ok) expect(result.error.code).toBe('invalid_reference');
   });
 });
+
+describe('resolveReferences: copies', () => {
+  it('replaces several references inside one shared container without touching the input', () => {
+    const args: JsonValue = {
+      pair: [{ $ref: 'a' }, { $ref: 'b', $path: '/x' }],
+      keep: { deep: [1, 2] },
+    };
+    const snapshot = structuredClone(args);
+    const result = resolveReferences(args, (id) => (id === 'a' ? 1 : { x: { y: 2 } }));
+    expect(result).toEqual({ ok: true, value: { pair: [1, { y: 2 }], keep: { deep: [1, 2] } } });
+    expect(args).toEqual(snapshot);
+  });
+
+  it('copies an object output resolved at the top level', () => {
+    const output = { items: [1] };
+    const result = resolveReferences({ $ref: 'a' }, () => output);
+    expect(result.ok && result.value).toEqual(output);
+    expect(result.ok && result.value).not.toBe(output);
+  });
+});

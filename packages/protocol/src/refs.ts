@@ -230,20 +230,41 @@ export function resolveReferences(
   }
 
   // References never nest inside references, so each one is replaced at its own location.
+  // Only the containers on the way to a reference are copied (arguments without references
+  // are passed on as they are, too); outputs are copied so no call can change another's input.
   const firstReference = references[0] as LocatedReference;
-  if (firstReference.segments.length === 0) return { ok: true, value: resolved[0] as JsonValue };
-  const copy = structuredClone(value) as Record<string | number, JsonValue>;
+  if (firstReference.segments.length === 0) {
+    return { ok: true, value: copyOutput(resolved[0] as JsonValue) };
+  }
+  type Container = Record<string | number, JsonValue>;
+  const copies = new WeakSet<object>();
+  const shallowCopy = (container: JsonValue): Container => {
+    const copied = (
+      Array.isArray(container) ? [...container] : { ...(container as object) }
+    ) as Container;
+    copies.add(copied);
+    return copied;
+  };
+  const root = shallowCopy(value);
   references.forEach((reference, index) => {
-    let parent = copy;
+    let parent = root;
     const last = reference.segments.length - 1;
     for (let depth = 0; depth < last; depth++) {
-      parent = parent[reference.segments[depth] as string | number] as typeof parent;
+      const key = reference.segments[depth] as string | number;
+      let child = parent[key] as Container;
+      if (!copies.has(child)) {
+        child = shallowCopy(child);
+        parent[key] = child;
+      }
+      parent = child;
     }
-    parent[reference.segments[last] as string | number] = structuredClone(
-      resolved[index] as JsonValue,
-    );
+    parent[reference.segments[last] as string | number] = copyOutput(resolved[index] as JsonValue);
   });
-  return { ok: true, value: copy };
+  return { ok: true, value: root };
+}
+
+function copyOutput(output: JsonValue): JsonValue {
+  return typeof output === 'object' && output !== null ? structuredClone(output) : output;
 }
 
 function locationText(location: string): string {
