@@ -9,6 +9,7 @@ import { proxyRow } from './rows/proxy-throughput';
 import { roundsSavedRow } from './rows/rounds-saved';
 import { schedulingRow } from './rows/scheduling';
 import { streamingDispatchRow } from './rows/streaming-dispatch';
+import { updateReadmeTable } from './support/readme-table';
 import { type BenchResults, machineInfo, type RowResult } from './support/results';
 import { renderFooter, renderTable } from './support/table';
 
@@ -48,7 +49,16 @@ const results: BenchResults = {
 const appDirectory = join(import.meta.dirname, '..');
 const outFile = isAbsolute(options.out) ? options.out : join(appDirectory, options.out);
 await writeFile(outFile, `${JSON.stringify(results, null, 2)}\n`);
-console.log(renderTable(results));
+const table = renderTable(results);
+const footer = renderFooter(results);
+console.log(table);
 console.log();
-console.log(renderFooter(results));
+console.log(footer);
 console.log(`Results: ${outFile}`);
+// A full run of every row into the committed results.json also refreshes the table the
+// root README quotes, so the README's numbers are always those of results.json.
+if (config.mode === 'full' && options.rows.length === 6 && options.out === 'results.json') {
+  const readme = join(appDirectory, '..', '..', 'README.md');
+  await updateReadmeTable(readme, `${table}\n\n${footer}`);
+  console.log(`Table quoted in ${readme}`);
+}

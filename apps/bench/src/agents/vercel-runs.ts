@@ -37,31 +37,32 @@ function vercelTools(log: ToolLog): ToolSet {
   return tools;
 }
 
-/** `generateText` with tools, looping until the model answers (row 3). Resolves with the text. */
-export async function vercelGenerate(
+/** How the Vercel AI SDK runs the task: `generateText` (row 3) or `streamText` (row 4). */
+export interface VercelRunOptions {
+  stream: boolean;
+}
+
+/**
+ * The Vercel AI SDK (`ai` 6 with `@ai-sdk/openai-compatible`) against a scripted server,
+ * looping over tool calls until the model answers: ready to run. Resolves with the text.
+ */
+export function prepareVercelRun(
   serverUrl: string,
   task: string,
   log: ToolLog,
-): Promise<string> {
-  const result = await generateText({
+  options: VercelRunOptions,
+): () => Promise<string> {
+  const settings = {
     model: scriptedModel(serverUrl),
     prompt: task,
     tools: vercelTools(log),
     stopWhen: stepCountIs(10),
     maxRetries: 0,
-  });
-  return result.text;
-}
-
-/** `streamText` with tools, looping until the model answers (row 4). Resolves with the text. */
-export async function vercelStream(serverUrl: string, task: string, log: ToolLog): Promise<string> {
-  const result = streamText({
-    model: scriptedModel(serverUrl),
-    prompt: task,
-    tools: vercelTools(log),
-    stopWhen: stepCountIs(10),
-    maxRetries: 0,
-  });
-  await result.consumeStream();
-  return result.text;
+  };
+  if (!options.stream) return async () => (await generateText(settings)).text;
+  return async () => {
+    const result = streamText(settings);
+    await result.consumeStream();
+    return result.text;
+  };
 }

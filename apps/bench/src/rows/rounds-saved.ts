@@ -1,5 +1,6 @@
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
-import { type AgentSample, agentLine, sampleAgentRun } from '../agents/agent-sample';
+import { agentLine } from '../agents/agent-sample';
+import { type AgentVariant, runVariant } from '../agents/agent-variant';
 import { ToolLog } from '../agents/scenario-tools';
 import {
   roundsSavedBounds,
@@ -7,23 +8,23 @@ import {
   roundsSavedTask,
   roundsSavedTiming,
 } from '../agents/scenarios';
-import { vercelGenerate } from '../agents/vercel-runs';
+import { prepareVercelRun } from '../agents/vercel-runs';
 import type { BenchConfig } from '../config';
 import type { RowResult } from '../support/results';
 import { interleave } from '../support/stats';
 
-/** The checks every variant's run must pass: 31 computed, three look-ups, the answer given. */
-function roundsSavedCheck(log: ToolLog, answer: () => string) {
-  return () => {
-    const last = log.calculations.at(-1);
-    if (last?.operation !== 'add' || last.result !== 31) {
-      return `the calculation ended with ${JSON.stringify(last)}, not add = 31`;
-    }
-    if (log.lookups.length !== 3) return `${log.lookups.length} look-ups, expected 3`;
-    if (!answer().includes('= 31')) return `unexpected answer: ${answer()}`;
-    return undefined;
-  };
+/** What every variant's run must have done: 31 computed, three look-ups, the answer given. */
+function roundsSavedCheck(log: ToolLog, answer: string): string | undefined {
+  const last = log.calculations.at(-1);
+  if (last?.operation !== 'add' || last.result !== 31) {
+    return `the calculation ended with ${JSON.stringify(last)}, not add = 31`;
+  }
+  if (log.lookups.length !== 3) return `${log.lookups.length} look-ups, expected 3`;
+  if (!answer.includes('= 31')) return `unexpected answer: ${answer}`;
+  return undefined;
 }
+
+type RoundsSavedVariant = 'vercel';
 
 /**
  * Row 3: the task of the issue against a scripted model (300 ms to first byte), run by
@@ -33,29 +34,29 @@ export async function roundsSavedRow(config: BenchConfig): Promise<RowResult> {
   const { timeScale, repetitions } = config.agents;
   const firstByteDelayMs = roundsSavedTiming.firstByteMs * timeScale;
   const lookupMs = roundsSavedTiming.lookupMs * timeScale;
+  const levelByLevelServer = () =>
+    startScriptedOpenAIServer(roundsSavedLevelByLevel, { firstByteDelayMs });
 
-  const vercel = async (): Promise<AgentSample> => {
-    const server = await startScriptedOpenAIServer(roundsSavedLevelByLevel, { firstByteDelayMs });
-    const log = new ToolLog(() => lookupMs);
-    let answer = '';
-    try {
-      return await sampleAgentRun(
-        'Vercel AI SDK',
-        server,
-        { modelCalls: 5, check: roundsSavedCheck(log, () => answer) },
-        async () => {
-          answer = await vercelGenerate(server.url, roundsSavedTask, log);
-        },
-      );
-    } finally {
-      await server.close();
-    }
+  const variants: Record<RoundsSavedVariant, AgentVariant> = {
+    vercel: {
+      label: 'Vercel AI SDK `generateText` (ai 6), level by level',
+      startServer: levelByLevelServer,
+      prepare: (url, log) => prepareVercelRun(url, roundsSavedTask, log, { stream: false }),
+      modelCalls: 5,
+      lowerBoundMs: roundsSavedBounds.levelByLevel * timeScale,
+    },
   };
+  const order: RoundsSavedVariant[] = ['vercel'];
+  const newLog = () => new ToolLog(() => lookupMs);
+  const measure = (name: RoundsSavedVariant) => () =>
+    runVariant(variants[name], newLog, roundsSavedCheck);
 
-  // Warm every variant up once (module loading, JIT, the tokenizer's tables).
-  await vercel();
-  const samples = await interleave(repetitions, [['vercel', vercel]] as const);
-  const bound = (ms: number) => ms * timeScale;
+  // One untimed run of each first: module loading, JIT, the tokenizer's tables.
+  for (const name of order) await measure(name)();
+  const samples = await interleave(
+    repetitions,
+    order.map((name) => [name, measure(name)] as const),
+  );
   const benchmark = '15 + (4 × (18 − 6)) / 3 and 3 look-ups';
   return {
     row: 3,
@@ -63,13 +64,13 @@ export async function roundsSavedRow(config: BenchConfig): Promise<RowResult> {
     measures:
       'One task against a scripted OpenAI-compatible model (300 ms to first byte): wall time, model calls and tokens sent.',
     repetitions,
-    lines: [
+    lines: order.map((name) =>
       agentLine({
         benchmark,
-        variant: 'Vercel AI SDK `generateText` (ai 6), level by level',
-        samples: samples.vercel,
-        lowerBoundMs: bound(roundsSavedBounds.levelByLevel),
+        variant: variants[name].label,
+        samples: samples[name],
+        lowerBoundMs: variants[name].lowerBoundMs,
       }),
-    ],
+    ),
   };
 }

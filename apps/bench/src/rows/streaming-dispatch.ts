@@ -1,4 +1,5 @@
-import { type AgentSample, agentLine, sampleAgentRun } from '../agents/agent-sample';
+import { agentLine } from '../agents/agent-sample';
+import { type AgentVariant, runVariant } from '../agents/agent-variant';
 import {
   type PacedGroup,
   startPacedOpenAIServer,
@@ -12,7 +13,7 @@ import {
   streamingTask,
   streamingTiming,
 } from '../agents/scenarios';
-import { vercelStream } from '../agents/vercel-runs';
+import { prepareVercelRun } from '../agents/vercel-runs';
 import type { BenchConfig } from '../config';
 import type { RowResult } from '../support/results';
 import { interleave } from '../support/stats';
@@ -28,19 +29,14 @@ function streamingPacing(timeScale: number): PacedGroup[][] {
   ];
 }
 
-function streamingLog(timeScale: number): ToolLog {
-  return new ToolLog(
-    (topic) => (streamingTiming.lookupMs[lookupTopics.indexOf(topic)] ?? 0) * timeScale,
-  );
+/** What every variant's run must have done: five look-ups, the answer given. */
+function streamingCheck(log: ToolLog, answer: string): string | undefined {
+  if (log.lookups.length !== 5) return `${log.lookups.length} look-ups, expected 5`;
+  if (!answer.includes('Nile')) return `unexpected answer: ${answer}`;
+  return undefined;
 }
 
-function streamingCheck(log: ToolLog, answer: () => string) {
-  return () => {
-    if (log.lookups.length !== 5) return `${log.lookups.length} look-ups, expected 5`;
-    if (!answer().includes('Nile')) return `unexpected answer: ${answer()}`;
-    return undefined;
-  };
-}
+type StreamingVariant = 'vercel';
 
 /**
  * Row 4: one streamed response of five independent look-ups (100 ms apart after 300 ms
@@ -50,41 +46,44 @@ function streamingCheck(log: ToolLog, answer: () => string) {
 export async function streamingDispatchRow(config: BenchConfig): Promise<RowResult> {
   const { timeScale, repetitions } = config.agents;
   const pacing = streamingPacing(timeScale);
+  const startServer = () => startPacedOpenAIServer(pacing);
 
-  const vercel = async (): Promise<AgentSample> => {
-    const server = await startPacedOpenAIServer(pacing);
-    const log = streamingLog(timeScale);
-    let answer = '';
-    try {
-      return await sampleAgentRun(
-        'Vercel AI SDK',
-        server,
-        { modelCalls: 2, check: streamingCheck(log, () => answer) },
-        async () => {
-          answer = await vercelStream(server.url, streamingTask, log);
-        },
-      );
-    } finally {
-      await server.close();
-    }
+  const variants: Record<StreamingVariant, AgentVariant> = {
+    vercel: {
+      label: 'Vercel AI SDK `streamText` (ai 6)',
+      startServer,
+      prepare: (url, log) => prepareVercelRun(url, streamingTask, log, { stream: true }),
+      modelCalls: 2,
+      lowerBoundMs: streamingBounds.afterStreamEnds * timeScale,
+    },
   };
+  const order: StreamingVariant[] = ['vercel'];
+  const newLog = () =>
+    new ToolLog(
+      (topic) => (streamingTiming.lookupMs[lookupTopics.indexOf(topic)] ?? 0) * timeScale,
+    );
+  const measure = (name: StreamingVariant) => () =>
+    runVariant(variants[name], newLog, streamingCheck);
 
-  await vercel();
-  const samples = await interleave(repetitions, [['vercel', vercel]] as const);
+  for (const name of order) await measure(name)();
+  const samples = await interleave(
+    repetitions,
+    order.map((name) => [name, measure(name)] as const),
+  );
   const benchmark = '5 streamed look-ups (600/400/200/100/50 ms), then the answer';
   return {
     row: 4,
     title: 'Streaming dispatch',
     measures:
-      'One streamed response of five independent look-ups, then the answer: wall time of dispatching each call as it completes vs after the stream ends.',
+      'One streamed response of five independent look-ups, then the answer: wall time when each call starts as soon as it is complete vs after the stream ends.',
     repetitions,
-    lines: [
+    lines: order.map((name) =>
       agentLine({
         benchmark,
-        variant: 'Vercel AI SDK `streamText` (ai 6)',
-        samples: samples.vercel,
-        lowerBoundMs: streamingBounds.afterStreamEnds * timeScale,
+        variant: variants[name].label,
+        samples: samples[name],
+        lowerBoundMs: variants[name].lowerBoundMs,
       }),
-    ],
+    ),
   };
 }
