@@ -26,6 +26,9 @@ export const AgentToolInputSchema = z.object({
     .describe('The task for the agent, in full: it sees nothing of this conversation but this.'),
 });
 
+/** A delegated call's arguments: `{ input: string }`. */
+export type AgentToolInput = z.output<typeof AgentToolInputSchema>;
+
 /** What `asTool` needs from an agent. */
 export interface DelegateAgent {
   readonly name: string | undefined;
@@ -45,7 +48,7 @@ export interface DelegateAgent {
 export function agentAsTool(
   agent: DelegateAgent,
   options: AgentToolOptions = {},
-): Tool<z.output<typeof AgentToolInputSchema>> {
+): Tool<AgentToolInput> {
   const name =
     options.name ?? (agent.name === undefined ? undefined : `agent.member.${agent.name}`);
   if (name === undefined) {

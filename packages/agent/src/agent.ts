@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { createExecutor, type Executor, type ExecutorOptions, type Tool } from '@mtpx/executor';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
-import type { z } from 'zod';
 import { AgentError } from './agent-error';
 import type { AgentEvent, AgentEventHandler } from './agent-events';
 import { AgentRun, type RunSettings } from './agent-run';
-import { type AgentToolInputSchema, type AgentToolOptions, agentAsTool } from './agent-tool';
+import { type AgentToolInput, type AgentToolOptions, agentAsTool } from './agent-tool';
 import { EventChannel } from './event-channel';
 import { InMemorySessionStore } from './in-memory-session-store';
 import { REFERENCE_INSTRUCTIONS } from './instructions';
@@ -99,7 +98,7 @@ export interface Agent {
   /** Runs the loop with streamed model turns and eager dispatch, yielding every event. */
   stream(input: string, options?: AgentRunOptions): AgentStream;
   /** This agent as a tool another agent (or any executor) can call. */
-  asTool(options?: AgentToolOptions): Tool<z.output<typeof AgentToolInputSchema>>;
+  asTool(options?: AgentToolOptions): Tool<AgentToolInput>;
 }
 
 const executorOptionKeys = [
@@ -228,17 +227,17 @@ export function createAgent(options: AgentOptions): Agent {
     },
     stream: (input, runOptions = {}) => {
       const controller = new AbortController();
-      const external = runOptions.signal;
-      const onAbort = () => controller.abort(external?.reason);
-      if (external?.aborted) onAbort();
-      else external?.addEventListener('abort', onAbort, { once: true });
       const channel = new EventChannel<AgentEvent>();
       const userHandler = runOptions.onEvent;
       const onEvent: AgentEventHandler = (event) => {
         channel.push(event);
         userHandler?.(event);
       };
+      const external = runOptions.signal;
+      const onAbort = () => controller.abort(external?.reason);
+      if (external?.aborted) onAbort();
       const { runId, result } = start(input, runOptions, true, controller.signal, onEvent);
+      external?.addEventListener('abort', onAbort, { once: true });
       const done = () => {
         external?.removeEventListener('abort', onAbort);
         channel.close();

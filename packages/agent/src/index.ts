@@ -23,6 +23,7 @@ export type {
   ToolCallReadyEvent,
 } from './agent-events';
 export {
+  type AgentToolInput,
   AgentToolInputSchema,
   type AgentToolOptions,
   agentAsTool,
