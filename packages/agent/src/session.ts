@@ -1,4 +1,11 @@
-import { MessageSchema, ToolResultSchema } from '@mtpx/protocol';
+import {
+  AssistantMessageSchema,
+  AssistantToolCallSchema,
+  SystemMessageSchema,
+  ToolMessageSchema,
+  ToolResultSchema,
+  UserMessageSchema,
+} from '@mtpx/protocol';
 import { z } from 'zod';
 import { AgentError } from './agent-error';
 
@@ -9,6 +16,22 @@ const UsageSchema = z.object({
   cachedInputTokens: z.number().optional(),
   reasoningTokens: z.number().optional(),
 });
+
+/**
+ * A message as stored: the protocol's message, except that a tool call's id and name may
+ * be empty. A model's malformed call is kept in the conversation (answered with an error),
+ * and must never make its session unreadable.
+ */
+const StoredMessageSchema = z.discriminatedUnion('role', [
+  SystemMessageSchema,
+  UserMessageSchema,
+  AssistantMessageSchema.extend({
+    tool_calls: z
+      .array(AssistantToolCallSchema.extend({ id: z.string(), name: z.string() }))
+      .optional(),
+  }),
+  ToolMessageSchema,
+]);
 
 /** One run of a session, as recorded when it ended. */
 export const RunRecordSchema = z.object({
@@ -38,7 +61,7 @@ export const SessionSchema = z.object({
   session_id: z.string().min(1),
   /** The owner (`null` for a session made without a user id). */
   user_id: z.string().nullable(),
-  messages: z.array(MessageSchema),
+  messages: z.array(StoredMessageSchema),
   runs: z.array(RunRecordSchema),
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),

@@ -199,6 +199,22 @@ describe('JsonFileSessionStore', () => {
     expect((await store.get('chat'))?.messages).toEqual([]);
   });
 
+  it("stays readable after a model's malformed call (no id, no name)", async () => {
+    const directory = await temporaryDirectory();
+    const agent = createAgent({
+      provider: scriptedProvider([
+        { toolCalls: [{ id: '', name: '', arguments: '{"a":' }] },
+        { text: 'Sorry.' },
+      ]),
+      tools,
+      sessionStore: new JsonFileSessionStore({ directory }),
+    });
+    const output = await agent.run('Hi', { sessionId: 'messy' });
+    expect(output.tool_results[0]?.error_code).toBe('invalid_plan');
+    const stored = await new JsonFileSessionStore({ directory }).get('messy');
+    expect(stored?.messages).toEqual(output.messages);
+  });
+
   it('reports a file that is not a session as invalid_session', async () => {
     const directory = await temporaryDirectory();
     await writeFile(join(directory, 'bad.json'), '{"session_id": "bad", "messages": 3');
