@@ -12,7 +12,7 @@ export interface CliOptions {
 
 export const usage = `pnpm bench [--quick] [--rows 1,2,…] [--out FILE]
 
-  --quick      tiny sizes and a tenth of the scripted delays: proves every row runs in a
+  --quick      tiny sizes and a twentieth of the scripted delays: proves every row runs in a
                few seconds (what CI runs); the numbers mean nothing
   --rows LIST  run only these rows (1 scheduling, 2 overhead, 3 rounds saved,
                4 streaming dispatch, 5 MPL proxy, 6 hashing and validation)

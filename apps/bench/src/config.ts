@@ -30,7 +30,7 @@ export const fullConfig: BenchConfig = {
 };
 
 /**
- * `pnpm bench --quick`: tiny sizes and a tenth of the scripted delays, so CI proves in a
+ * `pnpm bench --quick`: tiny sizes and a twentieth of the scripted delays, so CI proves in a
  * few seconds that every row runs. Its numbers mean nothing.
  */
 export const quickConfig: BenchConfig = {
@@ -42,7 +42,7 @@ export const quickConfig: BenchConfig = {
     derivationLengths: [100, 200, 400],
     repetitions: 3,
   },
-  agents: { timeScale: 0.1, repetitions: 3 },
+  agents: { timeScale: 0.05, repetitions: 3 },
   proxy: { durationSeconds: 0.2, connections: 4, repetitions: 3 },
   hashing: { sampleMs: 10, repetitions: 3 },
 };

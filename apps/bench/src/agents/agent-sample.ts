@@ -1,8 +1,6 @@
-import { now } from '../support/clock';
 import { formatMs, formatNumber, formatSignedMs } from '../support/format';
 import type { ResultLine } from '../support/results';
 import { pairedRatios, summarize } from '../support/stats';
-import { type RecordedBody, tokensSent } from './tokens-sent';
 
 /** One run of one agent variant against a scripted model server. */
 export interface AgentSample {
@@ -11,37 +9,11 @@ export interface AgentSample {
   tokensSent: number;
 }
 
-/** What a variant's run must have done, checked before its time counts. */
-export interface Expectation {
-  modelCalls: number;
-  check: () => string | undefined;
-}
-
 /**
- * Times `run` (the agent's whole task, from the first model call to the final answer),
- * then checks the run did what the scenario says — the model calls, the tools' work,
- * the answer — and counts the tokens it sent. A run that did something else throws: a
- * benchmark of a broken flow measures nothing.
+ * A table line for one variant: its wall time; its model calls, tokens sent and distance
+ * from its lower bound in the notes; with a baseline, the paired wall-time ratio (and the
+ * tokens ratio in the notes).
  */
-export async function sampleAgentRun(
-  variant: string,
-  server: { requests: readonly RecordedBody[] },
-  expected: Expectation,
-  run: () => Promise<unknown>,
-): Promise<AgentSample> {
-  const started = now();
-  await run();
-  const wallMs = now() - started;
-  const modelCalls = server.requests.length;
-  const problem =
-    modelCalls === expected.modelCalls
-      ? expected.check()
-      : `${modelCalls} model calls, expected ${expected.modelCalls}`;
-  if (problem !== undefined) throw new Error(`${variant}: ${problem}`);
-  return { wallMs, modelCalls, tokensSent: tokensSent(server.requests) };
-}
-
-/** A table line for one variant: wall time, and its model calls, tokens and bound. */
 export function agentLine(options: {
   benchmark: string;
   variant: string;
@@ -50,38 +22,38 @@ export function agentLine(options: {
   baseline?: { label: string; samples: readonly AgentSample[] };
 }): ResultLine {
   const { samples, lowerBoundMs, baseline } = options;
-  const wall = samples.map((sample) => sample.wallMs);
-  const median = summarize(wall).median;
+  const wall = summarize(samples.map((sample) => sample.wallMs));
   const modelCalls = summarize(samples.map((sample) => sample.modelCalls)).median;
   const tokens = summarize(samples.map((sample) => sample.tokensSent)).median;
-  const notes = [
-    `${modelCalls} model calls`,
-    `${formatNumber(tokens)} tokens sent`,
-    `bound ${formatMs(lowerBoundMs)}, ${formatSignedMs(median - lowerBoundMs)}`,
-  ];
+  const details: Record<string, number> = {
+    modelCalls,
+    tokensSent: tokens,
+    lowerBoundMs,
+    overLowerBoundMs: wall.median - lowerBoundMs,
+  };
+  const notes = [`${modelCalls} model calls`, `${formatNumber(tokens)} tokens sent`];
   const line: ResultLine = {
     benchmark: options.benchmark,
     variant: options.variant,
-    value: summarize(wall),
+    value: wall,
     unit: 'ms',
-    details: {
-      modelCalls,
-      tokensSent: tokens,
-      lowerBoundMs,
-      overLowerBoundMs: median - lowerBoundMs,
-    },
-    note: notes.join(' · '),
+    details,
   };
   if (baseline) {
-    const baselineWall = baseline.samples.map((sample) => sample.wallMs);
-    line.ratio = { to: baseline.label, value: pairedRatios(wall, baselineWall) };
-    const tokenRatio = pairedRatios(
+    line.ratio = {
+      to: baseline.label,
+      value: pairedRatios(
+        wall.samples,
+        baseline.samples.map((sample) => sample.wallMs),
+      ),
+    };
+    details.tokensRatio = pairedRatios(
       samples.map((sample) => sample.tokensSent),
       baseline.samples.map((sample) => sample.tokensSent),
     ).median;
-    line.details = { ...line.details, tokensRatio: tokenRatio };
-    notes.splice(2, 0, `tokens ${formatNumber(tokenRatio)}× ${baseline.label}`);
-    line.note = notes.join(' · ');
+    notes.push(`tokens ${formatNumber(details.tokensRatio)}× ${baseline.label}`);
   }
+  notes.push(`bound ${formatMs(lowerBoundMs)}, ${formatSignedMs(wall.median - lowerBoundMs)}`);
+  line.note = notes.join(' · ');
   return line;
 }

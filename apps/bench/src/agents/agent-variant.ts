@@ -1,50 +1,87 @@
-import { type AgentSample, type Expectation, sampleAgentRun } from './agent-sample';
+import type { ModelServer } from '@mtpx/providers/testing';
+import { now } from '../support/clock';
+import { interleave } from '../support/stats';
+import type { AgentSample } from './agent-sample';
 import type { ToolLog } from './scenario-tools';
-import type { RecordedBody } from './tokens-sent';
+import { tokensSent } from './tokens-sent';
 
-/** A scripted model server as rows 3 and 4 use it. */
-export interface ScriptServer {
-  url: string;
-  readonly requests: readonly RecordedBody[];
-  close(): Promise<void>;
+/** The tool log of the run in progress: tools are made once and write to the current one. */
+export interface CurrentLog {
+  current: ToolLog;
 }
 
-/** One way of running a row's task: which server script, which framework, what it must do. */
+/** A variant set up for a series of runs: its server and its framework, ready. */
+export interface PreparedVariant {
+  server: ModelServer;
+  /** Runs the task once; resolves with the model's final text. */
+  run: () => Promise<string>;
+}
+
+/** One way of running a row's task: which script, which framework, what it must do. */
 export interface AgentVariant {
   /** The line's label in the table. */
   label: string;
-  /** A fresh scripted server for one run (its script decides the model's answers). */
-  startServer: () => Promise<ScriptServer>;
-  /** The framework, ready to run the task against `serverUrl`, its tools working through `log`. */
-  prepare: (serverUrl: string, log: ToolLog) => () => Promise<string>;
-  /** Model calls the run must make. */
+  /**
+   * Starts a scripted server holding the conversation `runs` times over and points the
+   * framework at it. Like an application, the framework (client, tools, agent) is made
+   * once and reused by every run; its tools write to `log.current`.
+   */
+  setUp: (runs: number, log: CurrentLog) => Promise<PreparedVariant>;
+  /** Model calls one run must make. */
   modelCalls: number;
   /** The row's lower bound for this variant, in milliseconds. */
   lowerBoundMs: number;
 }
 
+/** What a run must have done, given its tool log and the model's final text. */
+export type RunCheck = (log: ToolLog, answer: string) => string | undefined;
+
 /**
- * One timed run of `variant`: a fresh server and tool log, the framework set up before
- * the clock starts, then the run checked by `check` (given the log and the answer).
+ * Runs every variant `repetitions` times (after one untimed run each: module loading,
+ * JIT, connections, the tokenizer's tables), interleaved, and checks each run: its model
+ * calls, its tools' work and its answer. A run that did something else throws — a
+ * benchmark of a broken flow measures nothing. Tokens are counted from the requests the
+ * run's server received.
  */
-export async function runVariant(
-  variant: AgentVariant,
-  newLog: () => ToolLog,
-  check: (log: ToolLog, answer: string) => string | undefined,
-): Promise<AgentSample> {
-  const server = await variant.startServer();
-  const log = newLog();
-  const run = variant.prepare(server.url, log);
-  let answer = '';
-  const expected: Expectation = {
-    modelCalls: variant.modelCalls,
-    check: () => check(log, answer),
-  };
+export async function measureVariants<Name extends string>(options: {
+  variants: Record<Name, AgentVariant>;
+  order: readonly Name[];
+  repetitions: number;
+  newLog: () => ToolLog;
+  check: RunCheck;
+}): Promise<Record<Name, AgentSample[]>> {
+  const { variants, order, repetitions, newLog, check } = options;
+  const log: CurrentLog = { current: newLog() };
+  const prepared = new Map<Name, PreparedVariant>();
   try {
-    return await sampleAgentRun(variant.label, server, expected, async () => {
-      answer = await run();
-    });
+    for (const name of order) prepared.set(name, await variants[name].setUp(repetitions + 1, log));
+    const measure = async (name: Name): Promise<AgentSample> => {
+      const variant = variants[name];
+      const { server, run } = prepared.get(name) as PreparedVariant;
+      log.current = newLog();
+      const firstRequest = server.requests.length;
+      const started = now();
+      const answer = await run();
+      const wallMs = now() - started;
+      const requests = server.requests.slice(firstRequest);
+      const problem =
+        requests.length === variant.modelCalls
+          ? check(log.current, answer)
+          : `${requests.length} model calls, expected ${variant.modelCalls}`;
+      if (problem !== undefined) throw new Error(`${variant.label}: ${problem}`);
+      return { wallMs, modelCalls: requests.length, tokensSent: tokensSent(requests) };
+    };
+    for (const name of order) await measure(name);
+    return await interleave(
+      repetitions,
+      order.map((name) => [name, () => measure(name)] as const),
+    );
   } finally {
-    await server.close();
+    for (const { server } of prepared.values()) await server.close();
   }
+}
+
+/** `turns` repeated `times` times: a script for a server that plays the conversation again and again. */
+export function repeated<Turn>(turns: readonly Turn[], times: number): Turn[] {
+  return Array.from({ length: times }, () => turns).flat();
 }

@@ -1,11 +1,7 @@
+import type { ModelServer } from '@mtpx/providers/testing';
 import { openAIChatCompletionChunks } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  type PacedServer,
-  startPacedOpenAIServer,
-  toolCallsOneByOne,
-  wholeTurnAt,
-} from './paced-openai-server';
+import { startPacedOpenAIServer, toolCallsOneByOne, wholeTurnAt } from './paced-openai-server';
 import { streamingScript } from './scenarios';
 
 const [lookups, answer] = streamingScript as [
@@ -47,7 +43,7 @@ describe('toolCallsOneByOne', () => {
 });
 
 describe('startPacedOpenAIServer', () => {
-  let server: PacedServer | undefined;
+  let server: ModelServer | undefined;
   afterEach(async () => {
     await server?.close();
     server = undefined;
@@ -70,8 +66,8 @@ describe('startPacedOpenAIServer', () => {
       .filter((block) => block.startsWith('data: '))
       .map((block) => block.slice('data: '.length));
     expect(data).toEqual(wholeTurnAt(answer, 0)[0]?.events);
-    expect(server.requests).toEqual([
-      { body: { stream: true, messages: [{ role: 'user', content: 'Hi' }] } },
+    expect(server.requests.map((request) => request.body)).toEqual([
+      { stream: true, messages: [{ role: 'user', content: 'Hi' }] },
     ]);
   });
 

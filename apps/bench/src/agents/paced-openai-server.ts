@@ -1,7 +1,12 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { isJsonObject, safeParseJson } from '@mtpx/protocol';
-import { openAIChatCompletionChunks, type ScriptedTurn } from '@mtpx/providers/testing';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isJsonObject } from '@mtpx/protocol';
+import {
+  type ModelServer,
+  openAIChatCompletionChunks,
+  type ResponseScript,
+  type ScriptedTurn,
+  startModelServer,
+} from '@mtpx/providers/testing';
 import { now } from '../support/clock';
 
 /** Server-sent events written together, `atMs` after the request arrived. */
@@ -11,89 +16,40 @@ export interface PacedGroup {
   events: string[];
 }
 
-/** A running paced server. */
-export interface PacedServer {
-  /** `http://127.0.0.1:<port>`; clients use `${url}/v1`. */
-  url: string;
-  /** Every request's parsed body, in order. */
-  readonly requests: ReadonlyArray<{ body: unknown }>;
-  close(): Promise<void>;
+/** Yields each group's events when its time after `arrived` has come. */
+async function* pacedEvents(groups: readonly PacedGroup[], arrived: number) {
+  for (const group of groups) {
+    const wait = group.atMs - (now() - arrived);
+    if (wait > 0) await sleep(wait);
+    yield* group.events;
+  }
 }
 
 /**
  * A scripted OpenAI-compatible Chat Completions server (streaming only) whose events
- * arrive at given times after each request: what `startScriptedOpenAIServer` does, but
- * with one time per group of events instead of one delay between all of them, so a
- * response can stream its tool calls 100 ms apart and end right after the last. Each
+ * arrive at given times after each request: `startModelServer` fed by an async event
+ * source, because `startScriptedOpenAIServer` paces all events by one delay, and row 4
+ * needs its tool calls 100 ms apart and the stream to end right after the last. Each
  * group is timed from the request's arrival, so timer overshoot does not add up.
  */
-export async function startPacedOpenAIServer(
+export function startPacedOpenAIServer(
   script: ReadonlyArray<readonly PacedGroup[]>,
-): Promise<PacedServer> {
-  const requests: Array<{ body: unknown }> = [];
-  const pending = new Set<NodeJS.Timeout>();
-  const server: Server = createServer((request, response) => {
-    const arrived = now();
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const parsed = safeParseJson(Buffer.concat(chunks).toString('utf8'));
-      const body = parsed.ok ? parsed.value : undefined;
-      const groups = script[requests.length];
-      requests.push({ body });
-      if (!groups || !isJsonObject(body) || body.stream !== true) {
-        response.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false' });
-        response.end(
-          JSON.stringify({
-            error: { message: `paced server: no streamed turn ${requests.length} in the script` },
-          }),
-        );
-        return;
+): Promise<ModelServer> {
+  return startModelServer({
+    responses: (request, index): ResponseScript => {
+      const arrived = now();
+      const groups = script[index];
+      if (!groups || !isJsonObject(request.body) || request.body.stream !== true) {
+        return {
+          type: 'json',
+          status: 500,
+          headers: { 'x-should-retry': 'false' },
+          body: { error: { message: `paced server: no streamed turn ${index + 1} in the script` } },
+        };
       }
-      let next = 0;
-      const writeDue = () => {
-        const group = groups[next] as PacedGroup;
-        if (next === 0) {
-          response.writeHead(200, {
-            'content-type': 'text/event-stream',
-            'cache-control': 'no-cache',
-            connection: 'keep-alive',
-          });
-        }
-        response.write(group.events.map((data) => `data: ${data}\n\n`).join(''));
-        next += 1;
-        if (next === groups.length) response.end();
-        else schedule();
-      };
-      const schedule = () => {
-        const group = groups[next] as PacedGroup;
-        const timer = setTimeout(
-          () => {
-            pending.delete(timer);
-            if (!response.destroyed) writeDue();
-          },
-          Math.max(0, group.atMs - (now() - arrived)),
-        );
-        pending.add(timer);
-      };
-      schedule();
-    });
+      return { type: 'sse', events: pacedEvents(groups, arrived) };
+    },
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        for (const timer of pending) clearTimeout(timer);
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
-  };
 }
 
 /**

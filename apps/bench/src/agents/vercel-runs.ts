@@ -1,11 +1,11 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { generateText, jsonSchema, stepCountIs, streamText, type ToolSet, tool } from 'ai';
+import type { CurrentLog } from './agent-variant';
 import {
   type CalculatorOperation,
   calculatorOperations,
   calculatorSchema,
   lookupSchema,
-  type ToolLog,
 } from './scenario-tools';
 
 /** The Vercel AI SDK's OpenAI-compatible model, pointed at a scripted server. */
@@ -19,20 +19,20 @@ function scriptedModel(serverUrl: string) {
   return provider.chatModel('scripted-model');
 }
 
-/** The task's tools for the Vercel AI SDK, doing the same work as ours (through `log`). */
-function vercelTools(log: ToolLog): ToolSet {
+/** The task's tools for the Vercel AI SDK, doing our tools' work (through `log`). */
+function vercelTools(log: CurrentLog): ToolSet {
   const tools: ToolSet = {};
   for (const operation of Object.keys(calculatorOperations) as CalculatorOperation[]) {
     tools[`calculator_${operation}`] = tool({
       description: `${operation} two numbers`,
       inputSchema: jsonSchema<{ a: number; b: number }>(calculatorSchema),
-      execute: async ({ a, b }) => log.calculate(operation, a, b),
+      execute: async ({ a, b }) => log.current.calculate(operation, a, b),
     });
   }
   tools.lookup = tool({
     description: 'Look up a fact.',
     inputSchema: jsonSchema<{ topic: string }>(lookupSchema),
-    execute: ({ topic }) => log.lookup(topic),
+    execute: ({ topic }) => log.current.lookup(topic),
   });
   return tools;
 }
@@ -43,13 +43,14 @@ export interface VercelRunOptions {
 }
 
 /**
- * The Vercel AI SDK (`ai` 6 with `@ai-sdk/openai-compatible`) against a scripted server,
- * looping over tool calls until the model answers: ready to run. Resolves with the text.
+ * The Vercel AI SDK (`ai` 6 with `@ai-sdk/openai-compatible`) pointed at a scripted
+ * server, made once: returns a function that runs the task, looping over tool calls until
+ * the model answers, and resolves with the final text.
  */
-export function prepareVercelRun(
+export function vercelRunner(
   serverUrl: string,
   task: string,
-  log: ToolLog,
+  log: CurrentLog,
   options: VercelRunOptions,
 ): () => Promise<string> {
   const settings = {

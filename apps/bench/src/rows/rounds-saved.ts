@@ -1,17 +1,18 @@
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
 import { agentLine } from '../agents/agent-sample';
-import { type AgentVariant, runVariant } from '../agents/agent-variant';
+import { type AgentVariant, measureVariants, repeated } from '../agents/agent-variant';
+import { mtpxRunner } from '../agents/mtpx-runs';
 import { ToolLog } from '../agents/scenario-tools';
 import {
   roundsSavedBounds,
   roundsSavedLevelByLevel,
   roundsSavedTask,
   roundsSavedTiming,
+  roundsSavedWithReferences,
 } from '../agents/scenarios';
-import { prepareVercelRun } from '../agents/vercel-runs';
+import { vercelRunner } from '../agents/vercel-runs';
 import type { BenchConfig } from '../config';
 import type { RowResult } from '../support/results';
-import { interleave } from '../support/stats';
 
 /** What every variant's run must have done: 31 computed, three look-ups, the answer given. */
 function roundsSavedCheck(log: ToolLog, answer: string): string | undefined {
@@ -24,39 +25,60 @@ function roundsSavedCheck(log: ToolLog, answer: string): string | undefined {
   return undefined;
 }
 
-type RoundsSavedVariant = 'vercel';
+type RoundsSavedVariant = 'mtpx' | 'mtpxLevels' | 'vercel';
 
 /**
  * Row 3: the task of the issue against a scripted model (300 ms to first byte), run by
- * MTPX with one `$ref` response, by MTPX level by level, and by the Vercel AI SDK.
+ * our agent with one `$ref` response, by our agent level by level, and by the Vercel AI
+ * SDK (level by level: it has no references).
  */
 export async function roundsSavedRow(config: BenchConfig): Promise<RowResult> {
   const { timeScale, repetitions } = config.agents;
   const firstByteDelayMs = roundsSavedTiming.firstByteMs * timeScale;
   const lookupMs = roundsSavedTiming.lookupMs * timeScale;
-  const levelByLevelServer = () =>
-    startScriptedOpenAIServer(roundsSavedLevelByLevel, { firstByteDelayMs });
+  const server = (turns: typeof roundsSavedLevelByLevel, runs: number) =>
+    startScriptedOpenAIServer(repeated(turns, runs), { firstByteDelayMs });
 
   const variants: Record<RoundsSavedVariant, AgentVariant> = {
+    mtpx: {
+      label: 'MTPX agent `run`, one `$ref` response',
+      setUp: async (runs, log) => {
+        const started = await server(roundsSavedWithReferences, runs);
+        const run = mtpxRunner(started.url, roundsSavedTask, log, { stream: false });
+        return { server: started, run };
+      },
+      modelCalls: 2,
+      lowerBoundMs: roundsSavedBounds.withReferences * timeScale,
+    },
+    mtpxLevels: {
+      label: 'MTPX agent `run`, level by level',
+      setUp: async (runs, log) => {
+        const started = await server(roundsSavedLevelByLevel, runs);
+        const run = mtpxRunner(started.url, roundsSavedTask, log, { stream: false });
+        return { server: started, run };
+      },
+      modelCalls: 5,
+      lowerBoundMs: roundsSavedBounds.levelByLevel * timeScale,
+    },
     vercel: {
       label: 'Vercel AI SDK `generateText` (ai 6), level by level',
-      startServer: levelByLevelServer,
-      prepare: (url, log) => prepareVercelRun(url, roundsSavedTask, log, { stream: false }),
+      setUp: async (runs, log) => {
+        const started = await server(roundsSavedLevelByLevel, runs);
+        const run = vercelRunner(started.url, roundsSavedTask, log, { stream: false });
+        return { server: started, run };
+      },
       modelCalls: 5,
       lowerBoundMs: roundsSavedBounds.levelByLevel * timeScale,
     },
   };
-  const order: RoundsSavedVariant[] = ['vercel'];
-  const newLog = () => new ToolLog(() => lookupMs);
-  const measure = (name: RoundsSavedVariant) => () =>
-    runVariant(variants[name], newLog, roundsSavedCheck);
-
-  // One untimed run of each first: module loading, JIT, the tokenizer's tables.
-  for (const name of order) await measure(name)();
-  const samples = await interleave(
+  const order: RoundsSavedVariant[] = ['mtpx', 'mtpxLevels', 'vercel'];
+  const samples = await measureVariants({
+    variants,
+    order,
     repetitions,
-    order.map((name) => [name, measure(name)] as const),
-  );
+    newLog: () => new ToolLog(() => lookupMs),
+    check: roundsSavedCheck,
+  });
   const benchmark = '15 + (4 × (18 − 6)) / 3 and 3 look-ups';
   return {
     row: 3,
@@ -70,6 +92,7 @@ export async function roundsSavedRow(config: BenchConfig): Promise<RowResult> {
         variant: variants[name].label,
         samples: samples[name],
         lowerBoundMs: variants[name].lowerBoundMs,
+        ...(name === 'mtpx' ? {} : { baseline: { label: 'MTPX', samples: samples.mtpx } }),
       }),
     ),
   };

@@ -39,14 +39,6 @@ function checkAllSucceeded(results: readonly ToolResult[], variant: string): voi
   if (failed) throw new Error(`${variant}: call ${failed.call_id} failed: ${failed.error}`);
 }
 
-/** The same calls as one `sequential` batch: each waits for the one before it. */
-function sequentialPlan(plan: ExecutionPlan): ExecutionPlanInput {
-  const calls = plan.batches
-    .flatMap((batch) => batch.calls)
-    .sort((left, right) => Number(left.id.slice(5)) - Number(right.id.slice(5)));
-  return { batches: [{ mode: 'sequential', calls }] };
-}
-
 /** The ideal eager schedule with bare promises and the same timers: what the timers alone cost. */
 async function runBarePromises(nodes: readonly DagNode[]): Promise<void> {
   const finished: Promise<unknown>[] = [];
@@ -60,15 +52,22 @@ async function runBarePromises(nodes: readonly DagNode[]): Promise<void> {
 type SchedulingVariant = 'eager' | 'batches' | 'sequential' | 'bare';
 
 function variantsFor(executor: Executor, dags: readonly DagNode[][]) {
-  const plans = dags.map((nodes) => planFromToolCalls(dagToolCalls(nodes, sleepTool.name)));
+  const calls = dags.map((nodes) => dagToolCalls(nodes, sleepTool.name));
+  // Batches are the dependency levels; the sequential plan is the calls in order, one
+  // sequential batch, each call waiting for the one before it.
+  const plans = calls.map((dagCalls) => planFromToolCalls(dagCalls));
+  const sequentialPlans = calls.map(
+    (dagCalls): ExecutionPlanInput => ({ batches: [{ mode: 'sequential', calls: dagCalls }] }),
+  );
   const run = (variant: SchedulingVariant, round: number) => {
     const nodes = dags[round] as DagNode[];
     const plan = plans[round] as ExecutionPlan;
+    const sequentialPlan = sequentialPlans[round] as ExecutionPlanInput;
     return timed(async () => {
       if (variant === 'bare') return runBarePromises(nodes);
       const results =
         variant === 'sequential'
-          ? await executor.execute(sequentialPlan(plan))
+          ? await executor.execute(sequentialPlan)
           : await executor.execute(plan, { scheduling: variant });
       checkAllSucceeded(results, variant);
     });
@@ -93,7 +92,7 @@ export async function schedulingRow(config: BenchConfig): Promise<RowResult> {
   const { sizes, repetitions } = config.scheduling;
   const executor = createExecutor({ tools: [sleepTool] });
   // Warm up every path once (JIT, Ajv compilation) before anything is timed.
-  const warmUp = [randomDag(20, 999)];
+  const warmUp = [randomDag(Math.min(20, ...sizes), 999)];
   for (const [, measure] of variantsFor(executor, warmUp)) await measure(0);
 
   const lines: ResultLine[] = [];

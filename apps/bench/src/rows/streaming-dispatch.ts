@@ -1,5 +1,6 @@
 import { agentLine } from '../agents/agent-sample';
-import { type AgentVariant, runVariant } from '../agents/agent-variant';
+import { type AgentVariant, measureVariants, repeated } from '../agents/agent-variant';
+import { mtpxRunner } from '../agents/mtpx-runs';
 import {
   type PacedGroup,
   startPacedOpenAIServer,
@@ -13,10 +14,9 @@ import {
   streamingTask,
   streamingTiming,
 } from '../agents/scenarios';
-import { prepareVercelRun } from '../agents/vercel-runs';
+import { vercelRunner } from '../agents/vercel-runs';
 import type { BenchConfig } from '../config';
 import type { RowResult } from '../support/results';
-import { interleave } from '../support/stats';
 
 /** The two streamed model calls of row 4, paced as the issue describes, at `timeScale`. */
 function streamingPacing(timeScale: number): PacedGroup[][] {
@@ -36,40 +36,60 @@ function streamingCheck(log: ToolLog, answer: string): string | undefined {
   return undefined;
 }
 
-type StreamingVariant = 'vercel';
+type StreamingVariant = 'eager' | 'afterStream' | 'vercel';
 
 /**
  * Row 4: one streamed response of five independent look-ups (100 ms apart after 300 ms
- * to first byte; they take 600, 400, 200, 100, 50 ms), then a 300 ms answer: dispatching
- * each look-up as soon as it is complete against running them after the stream ends.
+ * to first byte; they take 600, 400, 200, 100, 50 ms), then a 300 ms answer: each look-up
+ * started as soon as it is complete, against all of them started after the stream ends.
  */
 export async function streamingDispatchRow(config: BenchConfig): Promise<RowResult> {
   const { timeScale, repetitions } = config.agents;
   const pacing = streamingPacing(timeScale);
-  const startServer = () => startPacedOpenAIServer(pacing);
+  const server = (runs: number) => startPacedOpenAIServer(repeated(pacing, runs));
+  const mtpx = (eagerDispatch: boolean): AgentVariant['setUp'] => {
+    return async (runs, log) => {
+      const started = await server(runs);
+      const run = mtpxRunner(started.url, streamingTask, log, { stream: true, eagerDispatch });
+      return { server: started, run };
+    };
+  };
 
   const variants: Record<StreamingVariant, AgentVariant> = {
+    eager: {
+      label: 'MTPX agent `stream`, eager dispatch',
+      setUp: mtpx(true),
+      modelCalls: 2,
+      lowerBoundMs: streamingBounds.eager * timeScale,
+    },
+    afterStream: {
+      label: 'MTPX agent `stream`, `eagerDispatch: false`',
+      setUp: mtpx(false),
+      modelCalls: 2,
+      lowerBoundMs: streamingBounds.afterStreamEnds * timeScale,
+    },
     vercel: {
       label: 'Vercel AI SDK `streamText` (ai 6)',
-      startServer,
-      prepare: (url, log) => prepareVercelRun(url, streamingTask, log, { stream: true }),
+      setUp: async (runs, log) => {
+        const started = await server(runs);
+        const run = vercelRunner(started.url, streamingTask, log, { stream: true });
+        return { server: started, run };
+      },
       modelCalls: 2,
       lowerBoundMs: streamingBounds.afterStreamEnds * timeScale,
     },
   };
-  const order: StreamingVariant[] = ['vercel'];
-  const newLog = () =>
-    new ToolLog(
-      (topic) => (streamingTiming.lookupMs[lookupTopics.indexOf(topic)] ?? 0) * timeScale,
-    );
-  const measure = (name: StreamingVariant) => () =>
-    runVariant(variants[name], newLog, streamingCheck);
-
-  for (const name of order) await measure(name)();
-  const samples = await interleave(
+  const order: StreamingVariant[] = ['eager', 'afterStream', 'vercel'];
+  const samples = await measureVariants({
+    variants,
+    order,
     repetitions,
-    order.map((name) => [name, measure(name)] as const),
-  );
+    newLog: () =>
+      new ToolLog(
+        (topic) => (streamingTiming.lookupMs[lookupTopics.indexOf(topic)] ?? 0) * timeScale,
+      ),
+    check: streamingCheck,
+  });
   const benchmark = '5 streamed look-ups (600/400/200/100/50 ms), then the answer';
   return {
     row: 4,
@@ -83,6 +103,7 @@ export async function streamingDispatchRow(config: BenchConfig): Promise<RowResu
         variant: variants[name].label,
         samples: samples[name],
         lowerBoundMs: variants[name].lowerBoundMs,
+        ...(name === 'eager' ? {} : { baseline: { label: 'eager', samples: samples.eager } }),
       }),
     ),
   };
