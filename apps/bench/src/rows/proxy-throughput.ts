@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InMemoryProvenanceStore } from '@mtpx/mpl';
 import { startProxy } from '@mtpx/mpl-proxy';
 import { safeParseJson } from '@mtpx/protocol';
 import type { BenchConfig } from '../config';
@@ -32,12 +33,14 @@ function latencyDetails(reports: readonly LoadReport[]): Record<string, number> 
  * Row 5: `POST /call` of the MPL proxy (a TaskPlan, qom-basic, provenance in SQLite with
  * `synchronous=FULL`: each answer waits for its entry's commit) against a bare
  * `node:http` server answering the same JSON text, each loaded by autocannon from a
- * separate process.
+ * separate process. A third server, the proxy with its provenance in memory, splits the
+ * proxy's own work from the wait for the disk.
  */
 export async function proxyRow(config: BenchConfig): Promise<RowResult> {
   const { durationSeconds, connections, repetitions } = config.proxy;
   const dataDir = await mkdtemp(join(tmpdir(), 'mtpx-bench-proxy-'));
   const proxy = await startProxy({ port: 0, dataDir });
+  const memoryProxy = await startProxy({ port: 0, store: new InMemoryProvenanceStore() });
   const { example } = await loadTaskPlan();
   const planId = String(example.planId);
   const request = {
@@ -63,19 +66,16 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     // Warm both servers up (JIT, SQLite page cache) before anything is measured.
     const warmUpSeconds = Math.min(1, durationSeconds);
     await load(`${proxy.url}/call`, warmUpSeconds);
+    await load(`${memoryProxy.url}/call`, warmUpSeconds);
     await load(bare.url, warmUpSeconds);
     const reports = await interleave(repetitions, [
       ['proxy', () => load(`${proxy.url}/call`, durationSeconds)],
+      ['memory', () => load(`${memoryProxy.url}/call`, durationSeconds)],
       ['bare', () => load(bare.url, durationSeconds)],
     ] as const);
     const rate = (report: LoadReport) => report.requestsPerSecond;
-    const accepted = 1 + [...reports.proxy].reduce((sum, report) => sum + report.completed, 0);
-    const verification = await chainVerification(proxy.url, planId);
-    if (!verification.valid || verification.length < accepted) {
-      throw new Error(
-        `proxy row: ${accepted} calls were answered 2xx but the provenance chain holds ${verification.length} entries (valid: ${verification.valid})`,
-      );
-    }
+    await checkChain(proxy.url, planId, reports.proxy);
+    await checkChain(memoryProxy.url, planId, reports.memory);
     const benchmark = `TaskPlan \`POST /call\`, ${connections} connections, ${formatNumber(durationSeconds)} s each`;
     const lines: ResultLine[] = [
       {
@@ -89,6 +89,18 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
         },
         details: latencyDetails(reports.proxy),
         note: `${latencyNote(reports.proxy)} · every answered call in the verified chain`,
+      },
+      {
+        benchmark,
+        variant: 'MPL proxy, provenance in memory (no disk)',
+        value: summarize(reports.memory.map(rate)),
+        unit: 'req/s',
+        ratio: {
+          to: 'bare `node:http`',
+          value: pairedRatios(reports.memory.map(rate), reports.bare.map(rate)),
+        },
+        details: latencyDetails(reports.memory),
+        note: latencyNote(reports.memory),
       },
       {
         benchmark,
@@ -111,7 +123,19 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     await loader.stop();
     await bare.close();
     await proxy.close();
+    await memoryProxy.close();
     await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Every call the proxy answered 2xx (the warm-up's included) must be in its verified chain. */
+async function checkChain(url: string, planId: string, reports: readonly LoadReport[]) {
+  const answered = reports.reduce((sum, report) => sum + report.completed, 0);
+  const verification = await chainVerification(url, planId);
+  if (!verification.valid || verification.length < answered) {
+    throw new Error(
+      `proxy row: ${answered} calls were answered 2xx but the provenance chain holds ${verification.length} entries (valid: ${verification.valid})`,
+    );
   }
 }
 
