@@ -158,7 +158,10 @@ describe('resolveReferences', () => {
 
 describe('resolveReferences: copies', () => {
   it('replaces several references inside one shared container without touching the input', () => {
-    const args: JsonValue = { pair: [{ $ref: 'a' }, { $ref: 'b', $path: '/x' }], keep: { deep: [1, 2] } };
+    const args: JsonValue = {
+      pair: [{ $ref: 'a' }, { $ref: 'b', $path: '/x' }],
+      keep: { deep: [1, 2] },
+    };
     const snapshot = structuredClone(args);
     const result = resolveReferences(args, (id) => (id === 'a' ? 1 : { x: { y: 2 } }));
     expect(result).toEqual({ ok: true, value: { pair: [1, { y: 2 }], keep: { deep: [1, 2] } } });

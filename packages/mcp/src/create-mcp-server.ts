@@ -1,0 +1,228 @@
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult, Tool as McpToolListing } from '@modelcontextprotocol/server';
+import {
+  type AnyTool,
+  createExecutor,
+  type ExecutorEvent,
+  type ResultCache,
+  RiskPolicy,
+  type RiskPolicyOptions,
+  type Toolkit,
+  type ToolPolicy,
+  ToolRegistry,
+  toolSpecOf,
+} from '@mtpx/executor';
+import {
+  type JsonValue,
+  type RiskLevel,
+  type ToolResult,
+  toolMessageFromResult,
+  toolOutput,
+} from '@mtpx/protocol';
+import { approvalGate } from './approval-gate';
+import type { McpPromptDefinition } from './mcp-prompt';
+import type { McpResourceDefinition } from './mcp-resource';
+import { isMcpTool, type RoundScope, withRoundScope } from './mcp-tool';
+import { type McpToolServer, toolServerFromDefinition } from './mcp-tool-server';
+import { createStateSigner } from './request-state';
+import { complete, type RoundContext, type RoundResult } from './round-result';
+import type { ServedTool, ToolSource } from './sdk-server';
+import { errorToCallToolResult, outputToCallToolResult } from './tool-content';
+
+/** Options of {@link createMcpServer}. */
+export interface CreateMcpServerOptions {
+  /** The server's name, as clients see it. */
+  name: string;
+  /** The server's version. */
+  version: string;
+  title?: string;
+  /** How to use the server, for the client's model. */
+  instructions?: string;
+  /** The tools: a registry, or a list of tools and toolkits (`defineMcpTool` tools ask for input). */
+  tools: ToolRegistry | ReadonlyArray<AnyTool | Toolkit>;
+  prompts?: readonly McpPromptDefinition[];
+  resources?: readonly McpResourceDefinition[];
+  /**
+   * Risk policy (default: read_only and write allowed, destructive asked). A tool whose
+   * decision is `ask` gets a confirmation round (a form elicitation) before it runs.
+   */
+  policy?: ToolPolicy | RiskPolicyOptions;
+  /**
+   * HMAC key for request state, at least 32 bytes. Give every instance serving the same
+   * tools the same key. Default: a random key per server (one process serves all rounds).
+   */
+  stateKey?: string | Uint8Array;
+  /** How long a round's state stays valid, in seconds. Default 600. */
+  stateTtlSeconds?: number;
+  /** Rounds one 2025-era call may take before the server gives up. Default 8. */
+  maxRounds?: number;
+  /** Time limit of one attempt for tools without their own, in milliseconds. */
+  timeoutMs?: number;
+  /** Result cache for tools with `cache_ttl_seconds`; `false` turns it off. Default: in memory. */
+  cache?: ResultCache | false;
+  /** Out-of-band errors: refused request states (with the reason), transport errors. */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * Serves MTP tools as MCP tools. `input_schema` becomes `inputSchema`; `risk_level`
+ * becomes the `readOnlyHint` / `destructiveHint` annotations; outputs become `content` and
+ * `structuredContent`; failures become `isError` results. Calls run through an executor
+ * (argument validation, policy, time limits, retries). Tools made with `defineMcpTool`
+ * ask the client for input in rounds; a tool whose policy is `ask` gets a confirmation
+ * round first. Request state is signed (HMAC) and bound to the call.
+ *
+ * Serve the result with `serveMcp` (Streamable HTTP), `createMcpHttpHandler` or
+ * `serveMcpStdio`: 2026-07-28 clients get `input_required` results, 2025-era clients the
+ * same rounds as server-to-client requests.
+ *
+ * @example
+ * ```ts
+ * const server = createMcpServer({ name: 'bookings', version: '1.0.0', tools: [bookTable] });
+ * await serveMcp(server, { port: 3000 });
+ * ```
+ */
+export function createMcpServer(options: CreateMcpServerOptions): McpToolServer {
+  const registry =
+    options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
+  const policy = toPolicy(options.policy);
+  const approvedCalls = new Set<string>();
+  const executor = createExecutor({
+    tools: registry,
+    policy,
+    approve: (_spec, call) => approvedCalls.has(call.id),
+    ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    ...(options.cache !== undefined && { cache: options.cache }),
+  });
+
+  const served = new WeakMap<AnyTool, ServedTool>();
+  const serve = (tool: AnyTool): ServedTool => {
+    let entry = served.get(tool);
+    if (entry === undefined) {
+      entry = { descriptor: listing(tool), hook: toolHook(tool) };
+      served.set(tool, entry);
+    }
+    return entry;
+  };
+
+  function toolHook(tool: AnyTool): ServedTool['hook'] {
+    const run = async (
+      args: Record<string, unknown>,
+      context: RoundContext,
+      approved: boolean,
+    ): Promise<RoundResult<CallToolResult>> => {
+      const call = { id: `mcp_${randomUUID()}`, name: tool.name, arguments: args as never };
+      const scope: RoundScope = { context };
+      if (approved) approvedCalls.add(call.id);
+      let result: ToolResult | undefined;
+      try {
+        [result] = await withRoundScope(call.id, scope, () =>
+          executor.executeToolCalls([call], {
+            signal: context.signal,
+            onEvent: (event) => void forwardProgress(event, context),
+          }),
+        );
+      } finally {
+        approvedCalls.delete(call.id);
+      }
+      if (scope.result?.type === 'input_required' && result?.success) return scope.result;
+      return complete(toolResultToCallToolResult(result));
+    };
+    return async (args, context) => {
+      const decision = policy.decide(toolSpecOf(tool), {
+        id: 'mcp_policy',
+        name: tool.name,
+        arguments: args as never,
+        depends_on: [],
+      });
+      if (decision !== 'ask') return run(args, context, false);
+      return approvalGate(tool, args, context, (inner) => run(args, inner, true));
+    };
+  }
+
+  const tools: ToolSource = {
+    async list() {
+      await registry.load();
+      return registry.list().flatMap((spec) => {
+        const tool = registry.get(spec.name);
+        return tool === undefined ? [] : [serve(tool)];
+      });
+    },
+    async get(name) {
+      const tool = await registry.resolve(name);
+      return tool === undefined ? undefined : serve(tool);
+    },
+    names: () => registry.list().map((spec) => spec.name),
+  };
+
+  return toolServerFromDefinition({
+    name: options.name,
+    version: options.version,
+    ...(options.title !== undefined && { title: options.title }),
+    ...(options.instructions !== undefined && { instructions: options.instructions }),
+    tools,
+    prompts: options.prompts ?? [],
+    resources: options.resources ?? [],
+    signer: createStateSigner({
+      ...(options.stateKey !== undefined && { key: options.stateKey }),
+      ...(options.stateTtlSeconds !== undefined && { ttlSeconds: options.stateTtlSeconds }),
+    }),
+    ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
+    onError: options.onError,
+  });
+}
+
+const annotationsByRisk: Record<RiskLevel, McpToolListing['annotations']> = {
+  read_only: { readOnlyHint: true, destructiveHint: false },
+  write: { readOnlyHint: false, destructiveHint: false },
+  destructive: { readOnlyHint: false, destructiveHint: true },
+};
+
+/** A tool's MCP listing: its schema kept, its risk level as annotations. */
+function listing(tool: AnyTool): McpToolListing {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.input_schema as McpToolListing['inputSchema'],
+    annotations: annotationsByRisk[tool.risk_level ?? 'read_only'],
+    ...(isMcpTool(tool) && { _meta: { 'dev.mtpx/multi-round': true } }),
+  };
+}
+
+/** An executor result as an MCP tool result: the output (and media), or `isError`. */
+export function toolResultToCallToolResult(result: ToolResult | undefined): CallToolResult {
+  if (result === undefined) return errorToCallToolResult('The call produced no result.');
+  if (!result.success) return errorToCallToolResult(toolMessageFromResult(result).content);
+  const { images, videos, audios, files } = result;
+  const hasMedia = [images, videos, audios, files].some((list) => (list?.length ?? 0) > 0);
+  const output = result.output as JsonValue;
+  return outputToCallToolResult(
+    hasMedia
+      ? toolOutput({
+          content: output,
+          ...(images !== undefined && { images }),
+          ...(videos !== undefined && { videos }),
+          ...(audios !== undefined && { audios }),
+          ...(files !== undefined && { files }),
+        })
+      : output,
+  );
+}
+
+/** A plain tool's `reportProgress` as MCP progress (only reports with a `completed` count). */
+async function forwardProgress(event: ExecutorEvent, context: RoundContext): Promise<void> {
+  if (event.type !== 'call-progress' || event.progress.completed === undefined) return;
+  await context
+    .progress(event.progress.completed, {
+      ...(event.progress.total !== undefined && { total: event.progress.total }),
+      ...(event.progress.message !== undefined && { message: event.progress.message }),
+    })
+    .catch(() => undefined);
+}
+
+function toPolicy(policy: ToolPolicy | RiskPolicyOptions | undefined): ToolPolicy {
+  if (policy !== undefined && typeof (policy as ToolPolicy).decide === 'function') {
+    return policy as ToolPolicy;
+  }
+  return new RiskPolicy(policy as RiskPolicyOptions | undefined);
+}

@@ -1,0 +1,84 @@
+import type { GetPromptResult } from '@modelcontextprotocol/server';
+import type { JsonObject } from '@mtpx/protocol';
+import { McpAdapterError } from './errors';
+import type { RoundHook } from './round-result';
+
+/** One message of a prompt; a string `content` is a text block. */
+export interface McpPromptMessage {
+  role: 'user' | 'assistant';
+  content: string | { type: 'text'; text: string } | JsonObject;
+}
+
+/** What a prompt produces: its messages, optionally with a description. */
+export type McpPromptResult =
+  | McpPromptMessage[]
+  | { description?: string; messages: McpPromptMessage[] };
+
+/** One argument a prompt takes (prompt arguments are strings). */
+export interface McpPromptArgument {
+  name: string;
+  description?: string;
+  required?: boolean;
+}
+
+/** A prompt served over MCP. Give `get`, or `round` for a prompt that asks for input. */
+export interface McpPromptDefinition {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: McpPromptArgument[];
+  /** Builds the messages in one go. */
+  get?: (args: Record<string, string>) => McpPromptResult | Promise<McpPromptResult>;
+  /** A round hook: may ask the client for input before returning `complete(messages)`. */
+  round?: RoundHook<Record<string, string>, McpPromptResult>;
+}
+
+/**
+ * Defines a prompt to serve with `createMcpServer({ prompts })`.
+ *
+ * @example
+ * ```ts
+ * const review = defineMcpPrompt({
+ *   name: 'review',
+ *   arguments: [{ name: 'language', required: true }],
+ *   get: ({ language }) => [{ role: 'user', content: `Review this ${language} code.` }],
+ * });
+ * ```
+ */
+export function defineMcpPrompt(definition: McpPromptDefinition): McpPromptDefinition {
+  if (definition.get === undefined && definition.round === undefined) {
+    throw new McpAdapterError({
+      code: 'adapter_error',
+      message: `Prompt ${definition.name} needs a get(args) or a round(args, context) function.`,
+    });
+  }
+  return definition;
+}
+
+/** The hook the server runs for a prompt: its own round hook, or `get` wrapped as one round. */
+export function promptHook(
+  definition: McpPromptDefinition,
+): RoundHook<Record<string, string>, McpPromptResult> {
+  if (definition.round !== undefined) return definition.round;
+  const get = definition.get;
+  return async (args) => ({
+    type: 'complete',
+    value: await (get as NonNullable<typeof get>)(args),
+  });
+}
+
+/** A prompt's result in MCP's `GetPromptResult` shape. */
+export function toGetPromptResult(result: McpPromptResult): GetPromptResult {
+  const { description, messages } = Array.isArray(result)
+    ? { description: undefined, messages: result }
+    : result;
+  return {
+    ...(description !== undefined && { description }),
+    messages: messages.map((message) => ({
+      role: message.role,
+      content: (typeof message.content === 'string'
+        ? { type: 'text', text: message.content }
+        : message.content) as GetPromptResult['messages'][number]['content'],
+    })),
+  };
+}

@@ -1,0 +1,80 @@
+import type { ReadResourceResult } from '@modelcontextprotocol/server';
+import { McpAdapterError } from './errors';
+import type { RoundHook } from './round-result';
+
+/** One piece of a resource's contents: text, or base64 `blob` bytes. */
+export type McpResourceContent =
+  | { text: string; mimeType?: string; uri?: string }
+  | { blob: string; mimeType?: string; uri?: string };
+
+/** What reading a resource produces; a string is its text. */
+export type McpResourceResult = string | McpResourceContent | McpResourceContent[];
+
+/** What a resource's round hook gets as arguments. */
+export interface McpResourceArgs {
+  uri: string;
+}
+
+/** A resource served over MCP at a fixed URI. Give `read`, or `round` to ask for input first. */
+export interface McpResourceDefinition {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  /** Reads the contents in one go. */
+  read?: (uri: string) => McpResourceResult | Promise<McpResourceResult>;
+  /** A round hook: may ask the client for input before returning `complete(contents)`. */
+  round?: RoundHook<McpResourceArgs, McpResourceResult>;
+}
+
+/**
+ * Defines a resource to serve with `createMcpServer({ resources })`.
+ *
+ * @example
+ * ```ts
+ * const readme = defineMcpResource({
+ *   uri: 'docs://readme',
+ *   name: 'readme',
+ *   mimeType: 'text/markdown',
+ *   read: () => '# Hello',
+ * });
+ * ```
+ */
+export function defineMcpResource(definition: McpResourceDefinition): McpResourceDefinition {
+  if (definition.read === undefined && definition.round === undefined) {
+    throw new McpAdapterError({
+      code: 'adapter_error',
+      message: `Resource ${definition.uri} needs a read(uri) or a round(args, context) function.`,
+    });
+  }
+  return definition;
+}
+
+/** The hook the server runs for a resource: its own round hook, or `read` as one round. */
+export function resourceHook(
+  definition: McpResourceDefinition,
+): RoundHook<McpResourceArgs, McpResourceResult> {
+  if (definition.round !== undefined) return definition.round;
+  const read = definition.read as NonNullable<McpResourceDefinition['read']>;
+  return async ({ uri }) => ({ type: 'complete', value: await read(uri) });
+}
+
+/** A resource's contents in MCP's `ReadResourceResult` shape. */
+export function toReadResourceResult(
+  definition: McpResourceDefinition,
+  result: McpResourceResult,
+): ReadResourceResult {
+  const items = Array.isArray(result) ? result : [result];
+  return {
+    contents: items.map((item) => {
+      const content = typeof item === 'string' ? { text: item } : item;
+      const mimeType = content.mimeType ?? definition.mimeType;
+      return {
+        ...content,
+        uri: content.uri ?? definition.uri,
+        ...(mimeType !== undefined && { mimeType }),
+      };
+    }),
+  };
+}

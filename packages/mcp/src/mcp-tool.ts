@@ -1,0 +1,168 @@
+import {
+  defineTool,
+  type InferToolArgs,
+  type Tool,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolInputSchema,
+} from '@mtpx/executor';
+import { McpAdapterError } from './errors';
+import { inputRequestKind } from './input-requests';
+import { viewInputResponse } from './input-responses';
+import type { RoundContext, RoundHook, RoundResult } from './round-result';
+
+/** What {@link defineMcpTool} takes: a tool definition whose work is a round hook. */
+export interface McpToolDefinition<TSchema extends ToolInputSchema, TArgs>
+  extends Omit<ToolDefinition<TSchema, TArgs>, 'execute' | 'cache_ttl_seconds'> {
+  /**
+   * Called once per round until it returns `complete(output)`; may ask the client for
+   * input with `inputRequired(...)` (elicitation, sampling, roots) in between.
+   */
+  round: RoundHook<TArgs, unknown>;
+  /**
+   * How the tool runs where no MCP client can be asked (an agent's executor). Default:
+   * the round hook with no input; a hook that asks for input then fails the call with an
+   * `input_unavailable` error naming what it needed.
+   */
+  execute?: ToolDefinition<TSchema, TArgs>['execute'];
+}
+
+/** An executor tool with a round hook: served over MCP, it asks the client for input. */
+export interface McpTool<TArgs = Record<string, unknown>> extends Tool<TArgs> {
+  readonly round: RoundHook<TArgs, unknown>;
+}
+
+/** One MCP round in progress, found by the executor call that runs it. */
+export interface RoundScope {
+  context: RoundContext;
+  result?: RoundResult<unknown>;
+}
+
+const scopesKey = Symbol.for('mtpx.mcp.round-scopes');
+
+/** Shared by every copy of this package, so a tool and a server from two copies still meet. */
+function sharedRoundScopes(): Map<string, RoundScope> {
+  const holder = globalThis as Record<symbol, Map<string, RoundScope> | undefined>;
+  let scopes = holder[scopesKey];
+  if (scopes === undefined) {
+    scopes = new Map();
+    holder[scopesKey] = scopes;
+  }
+  return scopes;
+}
+
+const roundScopes = sharedRoundScopes();
+
+/** Runs `work` with `scope` open for the executor call `callId`. */
+export async function withRoundScope<T>(
+  callId: string,
+  scope: RoundScope,
+  work: () => Promise<T>,
+): Promise<T> {
+  roundScopes.set(callId, scope);
+  try {
+    return await work();
+  } finally {
+    roundScopes.delete(callId);
+  }
+}
+
+/**
+ * Defines a multi-round tool: an executor tool (register it, run it from an agent) whose
+ * work is a round hook. Served with `createMcpServer`, each round may ask the client for
+ * input — a form, a URL, a completion from its model, its roots — and the same definition
+ * serves 2026-07-28 clients (`input_required` results) and 2025-era clients (real
+ * server-to-client requests).
+ *
+ * @example
+ * ```ts
+ * const greet = defineMcpTool({
+ *   name: 'greet',
+ *   description: 'Greets the user, asking for their name.',
+ *   input_schema: z.object({}),
+ *   round: (_args, context) => {
+ *     const answer = context.accepted('name', z.object({ name: z.string() }));
+ *     if (answer === undefined) {
+ *       return inputRequired({ name: formElicitation('Your name?', z.object({ name: z.string() })) });
+ *     }
+ *     return complete(`Hello, ${answer.name}!`);
+ *   },
+ * });
+ * ```
+ */
+export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferToolArgs<TSchema>>(
+  definition: McpToolDefinition<TSchema, TArgs>,
+): McpTool<TArgs> {
+  if (typeof definition?.round !== 'function') {
+    throw new McpAdapterError({
+      code: 'adapter_error',
+      message: `Tool ${JSON.stringify(definition?.name)} needs a \`round(args, context)\` function.`,
+    });
+  }
+  if ('cache_ttl_seconds' in definition) {
+    throw new McpAdapterError({
+      code: 'adapter_error',
+      message: `Tool ${JSON.stringify(definition.name)}: a multi-round tool cannot be cached (its output depends on the client's answers).`,
+    });
+  }
+  const { round, execute: standalone, ...rest } = definition;
+  const tool = defineTool<TSchema, TArgs>({
+    ...rest,
+    async execute(args, context) {
+      const scope = roundScopes.get(context.call.id);
+      if (scope === undefined) {
+        return standalone === undefined
+          ? runWithoutClient(definition.name, round, args, context)
+          : standalone(args, context);
+      }
+      // The executor's signal also fires on the tool's time limit, not only on cancellation.
+      scope.result = await round(args, { ...scope.context, signal: context.signal });
+      return scope.result.type === 'complete' ? scope.result.value : null;
+    },
+  });
+  return Object.assign(tool, { round });
+}
+
+/** True for tools made by {@link defineMcpTool}. */
+export function isMcpTool(tool: unknown): tool is McpTool<never> {
+  return (
+    typeof tool === 'object' &&
+    tool !== null &&
+    typeof (tool as Partial<McpTool>).round === 'function' &&
+    typeof (tool as Partial<McpTool>).execute === 'function'
+  );
+}
+
+async function runWithoutClient<TArgs>(
+  name: string,
+  round: RoundHook<TArgs, unknown>,
+  args: TArgs,
+  toolContext: ToolContext,
+): Promise<unknown> {
+  const context: RoundContext = {
+    clientCapabilities: {},
+    inputResponses: {},
+    requestState: undefined,
+    round: 1,
+    era: 'modern',
+    signal: toolContext.signal,
+    async progress(progress, options = {}) {
+      toolContext.reportProgress({
+        completed: progress,
+        ...(options.total !== undefined && { total: options.total }),
+        ...(options.message !== undefined && { message: options.message }),
+      });
+    },
+    response: () => viewInputResponse(undefined),
+    accepted: (() => undefined) as RoundContext['accepted'],
+  };
+  const result = await round(args, context);
+  if (result.type === 'complete') return result.value;
+  const wanted = Object.entries(result.requests)
+    .map(([key, request]) => `${inputRequestKind(request).replace('_', ' ')} '${key}'`)
+    .join(', ');
+  throw new McpAdapterError({
+    code: 'input_unavailable',
+    message: `${name} needs input from an MCP client (${wanted || 'another round'}), and none can be asked here; serve it with createMcpServer.`,
+  });
+}

@@ -1,0 +1,111 @@
+import { defineTool, type Tool, ToolExecutionError, type ToolRegistry } from '@mtpx/executor';
+import type { RiskLevel } from '@mtpx/protocol';
+import { McpAdapterError } from './errors';
+import { type InputHandlers, installInputHandlers } from './input-handlers';
+import { callToolOn, listAllTools, type McpClient, type McpToolDescriptor } from './mcp-client';
+import { callToolResultToOutput, type McpToolResultLike } from './tool-content';
+
+/** Options of {@link mcpTools}. */
+export interface McpToolsOptions extends InputHandlers {
+  /** Prepended to every tool name (`github.` → `github.create_issue`). Default: none. */
+  prefix?: string;
+  /** Also register the tools in this registry. */
+  registry?: ToolRegistry;
+  /** Import only the tools this returns true for. */
+  filter?: (tool: McpToolDescriptor) => boolean;
+  /**
+   * The risk level of an imported tool. Default: from the MCP annotations —
+   * `readOnlyHint` → `read_only`; `destructiveHint: false` → `write`; otherwise
+   * `destructive`, as MCP defines a tool without hints (so the executor's policy asks).
+   */
+  riskLevel?: RiskLevel | ((tool: McpToolDescriptor) => RiskLevel);
+  /** Time limit for one call, in milliseconds (reset by progress). Default: the SDK's. */
+  timeoutMs?: number;
+}
+
+/**
+ * Imports a connected MCP server's tools as executor tools: names prefixed, schemas kept,
+ * calls made over MCP. When the server asks for input mid-call, the handlers answer it —
+ * `elicit` (ask the user), `sample` (an MTP `Provider` or a function), `roots` (a list) —
+ * as `input_required` rounds on 2026-07-28 and as server-to-client requests on the 2025
+ * era. Accepts a v2 `@modelcontextprotocol/client` Client or a v1
+ * `@modelcontextprotocol/sdk` Client, built with the capabilities of the handlers given
+ * (`mcpClientCapabilities` / `mcpClientOptions`).
+ *
+ * A failing call (an `isError` result or a JSON-RPC error) becomes an error result the
+ * model reads, never a crash.
+ *
+ * @example
+ * ```ts
+ * const client = new Client({ name: 'agent', version: '1.0.0' }, mcpClientOptions({ elicit: true }));
+ * await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/mcp')));
+ * const tools = await mcpTools(client, { prefix: 'bookings.', elicit: askInTerminal });
+ * const executor = createExecutor({ tools });
+ * ```
+ */
+export async function mcpTools(client: McpClient, options: McpToolsOptions = {}): Promise<Tool[]> {
+  await installInputHandlers(client, options);
+  const descriptors = (await listAllTools(client)).filter(options.filter ?? (() => true));
+  const tools = descriptors.map((descriptor) => importTool(client, descriptor, options));
+  options.registry?.register(tools);
+  return tools;
+}
+
+function importTool(
+  client: McpClient,
+  descriptor: McpToolDescriptor,
+  options: McpToolsOptions,
+): Tool {
+  const riskLevel =
+    typeof options.riskLevel === 'function'
+      ? options.riskLevel(descriptor)
+      : (options.riskLevel ?? riskFromAnnotations(descriptor));
+  return defineTool({
+    name: `${options.prefix ?? ''}${descriptor.name}`,
+    description: descriptor.description ?? descriptor.annotations?.title ?? descriptor.name,
+    input_schema: descriptor.inputSchema,
+    risk_level: riskLevel,
+    async execute(args, context) {
+      let result: McpToolResultLike;
+      try {
+        result = (await callToolOn(
+          client,
+          { name: descriptor.name, arguments: args },
+          {
+            signal: context.signal,
+            resetTimeoutOnProgress: true,
+            ...(options.timeoutMs !== undefined && { timeout: options.timeoutMs }),
+            onprogress: ({ progress, total, message }) =>
+              context.reportProgress({
+                completed: progress,
+                ...(total !== undefined && { total }),
+                ...(message !== undefined && { message }),
+              }),
+          },
+        )) as McpToolResultLike;
+      } catch (error) {
+        const adapted = McpAdapterError.fromUnknown(error);
+        throw new ToolExecutionError({
+          message: `MCP ${descriptor.name} failed: ${adapted.message}`,
+          code: adapted.code,
+          cause: adapted,
+        });
+      }
+      const output = callToolResultToOutput(result);
+      if (result.isError === true) {
+        throw new ToolExecutionError({
+          message:
+            typeof output === 'string' && output !== '' ? output : `MCP ${descriptor.name} failed.`,
+          code: 'mcp_tool_error',
+        });
+      }
+      return output;
+    },
+  });
+}
+
+function riskFromAnnotations(descriptor: McpToolDescriptor): RiskLevel {
+  const annotations = descriptor.annotations ?? {};
+  if (annotations.readOnlyHint === true) return 'read_only';
+  return annotations.destructiveHint === false ? 'write' : 'destructive';
+}

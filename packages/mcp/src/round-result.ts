@@ -1,0 +1,104 @@
+import type { JsonValue } from '@mtpx/protocol';
+import type { z } from 'zod';
+import type { InputRequests } from './input-requests';
+import type { ElicitationValue, InputResponse, InputResponseView } from './input-responses';
+
+/** A round that finished: `value` is the tool's output (or the prompt's messages, the resource's contents). */
+export interface CompleteRound<TValue> {
+  type: 'complete';
+  value: TValue;
+}
+
+/**
+ * A round that needs input from the client first. `requests` are sent to the client (as
+ * an `input_required` result to 2026-07-28 clients, as real server-to-client requests to
+ * 2025-era clients); `state` comes back, verified, in the next round's `context.requestState`.
+ */
+export interface InputRequiredRound {
+  type: 'input_required';
+  requests: InputRequests;
+  state?: JsonValue;
+}
+
+/** What a round hook returns. */
+export type RoundResult<TValue> = CompleteRound<TValue> | InputRequiredRound;
+
+/**
+ * Finishes the call with `value`.
+ *
+ * @example
+ * ```ts
+ * return complete(`Hello, ${name}!`);
+ * ```
+ */
+export function complete<TValue>(value: TValue): CompleteRound<TValue> {
+  return { type: 'complete', value };
+}
+
+/**
+ * Asks the client for input before the call can go on. Give at least one request or a
+ * state (a state alone asks the client to retry, e.g. to shed load). The adapter signs
+ * `state` and binds it to this call, so a hook can trust what comes back.
+ *
+ * @example
+ * ```ts
+ * return inputRequired({ date: formElicitation('Which date?', dateSchema) }, { step: 'date' });
+ * ```
+ */
+export function inputRequired(requests: InputRequests, state?: JsonValue): InputRequiredRound {
+  return state === undefined
+    ? { type: 'input_required', requests }
+    : { type: 'input_required', requests, state };
+}
+
+/** What the client declared it can do (`elicitation`, `sampling`, `roots`, …). */
+export type ClientCapabilities = Record<string, unknown> & {
+  elicitation?: { form?: object; url?: object };
+  sampling?: object;
+  roots?: object;
+};
+
+/** Progress to report: `progress` must rise with every report, across rounds too. */
+export interface ProgressOptions {
+  total?: number;
+  message?: string;
+}
+
+/** What every round hook is given. */
+export interface RoundContext {
+  /** The capabilities the client declared (`{}` when it declared none). */
+  readonly clientCapabilities: ClientCapabilities;
+  /**
+   * The validated answers to the previous round's requests, by key. Complete: a round
+   * only runs once every request of the previous round has an answer.
+   */
+  readonly inputResponses: Readonly<Record<string, InputResponse>>;
+  /** The state the previous round returned (verified), or `undefined` on the first round. */
+  readonly requestState: JsonValue | undefined;
+  /** 1 on the first round, then one more for every round that asked for input. */
+  readonly round: number;
+  /** The protocol era of the client: `modern` (2026-07-28) or `legacy` (2025). */
+  readonly era: 'modern' | 'legacy';
+  /** Fires when the client cancels the call or disconnects. */
+  readonly signal: AbortSignal;
+  /**
+   * Reports progress to the client, when it asked for progress. Values that do not rise
+   * above the last one reported for this call (in any round) are not sent.
+   */
+  progress(progress: number, options?: ProgressOptions): Promise<void>;
+  /** The answer for `key`, read by kind (`missing` when there is none). */
+  response(key: string): InputResponseView;
+  /**
+   * The content of an accepted form elicitation for `key`, or `undefined` (missing,
+   * declined, cancelled). With a zod schema the content is parsed with it, and content
+   * that fails it reads as `undefined` too.
+   */
+  accepted(key: string): Record<string, ElicitationValue> | undefined;
+  accepted<TSchema extends z.ZodType>(key: string, schema: TSchema): z.output<TSchema> | undefined;
+}
+
+/** A round hook: called once per round until it returns `complete(...)`. */
+export type RoundHook<TArgs, TValue> = (
+  args: TArgs,
+  context: RoundContext,
+) => RoundResult<TValue> | Promise<RoundResult<TValue>>;

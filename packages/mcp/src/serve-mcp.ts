@@ -1,0 +1,107 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  hostHeaderValidationResponse,
+  localhostAllowedHostnames,
+  localhostAllowedOrigins,
+  originValidationResponse,
+} from '@modelcontextprotocol/server';
+import { McpAdapterError } from './errors';
+import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler';
+import type { McpToolServer } from './mcp-tool-server';
+import { toWebRequest, writeWebResponse } from './node-http';
+
+/** Options of {@link serveMcp}. */
+export interface ServeMcpOptions extends McpHttpHandlerOptions {
+  /** The port; 0 picks a free one. Default 3000. */
+  port?: number;
+  /** The interface to listen on. Default `127.0.0.1`. */
+  host?: string;
+  /** The endpoint path. Default `/mcp`. */
+  path?: string;
+  /**
+   * Host names the `Host` and `Origin` headers may carry (DNS-rebinding protection).
+   * Default: the localhost names when `host` is a loopback address, no check otherwise.
+   */
+  allowedHosts?: string[];
+}
+
+/** A running Streamable HTTP server. */
+export interface McpHttpServer {
+  /** The endpoint URL, e.g. `http://127.0.0.1:3000/mcp`. */
+  readonly url: URL;
+  readonly port: number;
+  /** Stops listening and closes every session. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * Serves `server` over Streamable HTTP on Node's HTTP server, to 2026-07-28 and 2025-era
+ * clients alike (see {@link createMcpHttpHandler}).
+ *
+ * @example
+ * ```ts
+ * const http = await serveMcp(server, { port: 3000 });
+ * console.log(`MCP at ${http.url}`);
+ * ```
+ */
+export async function serveMcp(
+  server: McpToolServer,
+  options: ServeMcpOptions = {},
+): Promise<McpHttpServer> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  const allowedHosts =
+    options.allowedHosts ?? (LOOPBACK_HOSTS.has(host) ? localhostAllowedHostnames() : undefined);
+  const allowedOrigins =
+    options.allowedHosts ?? (LOOPBACK_HOSTS.has(host) ? localhostAllowedOrigins() : undefined);
+  const handler = createMcpHttpHandler(server, options);
+
+  const http = createServer((nodeRequest, nodeResponse) => {
+    const request = toWebRequest(nodeRequest, nodeResponse);
+    const answer = async (): Promise<Response> => {
+      if (new URL(request.url).pathname !== path) {
+        return new Response('Not found', { status: 404 });
+      }
+      const refused =
+        (allowedHosts && hostHeaderValidationResponse(request, allowedHosts)) ||
+        (allowedOrigins && originValidationResponse(request, allowedOrigins));
+      return refused || handler.fetch(request);
+    };
+    answer()
+      .catch((error: unknown) => {
+        options.onError?.(error instanceof Error ? error : new Error(String(error)));
+        return Response.json(
+          { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null },
+          { status: 500 },
+        );
+      })
+      .then((response) => writeWebResponse(response, nodeResponse));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', (cause) =>
+      reject(
+        new McpAdapterError({
+          code: 'adapter_error',
+          message: `Cannot listen on ${host}:${options.port ?? 3000}: ${cause.message}`,
+          cause,
+        }),
+      ),
+    );
+    http.listen(options.port ?? 3000, host, resolve);
+  });
+  const { port } = http.address() as AddressInfo;
+  const urlHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: new URL(`http://${urlHost}:${port}${path}`),
+    port,
+    async close() {
+      await handler.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'tsup';
+import { packageTsupEntry } from '../../tsup.shared.ts';
+
+// One build for the library and the `mtpx-mcp` bin (its `#!` line is kept by esbuild);
+// declarations only for the library.
+export default defineConfig([
+  packageTsupEntry(import.meta.dirname, {
+    entry: ['src/index.ts', 'src/bin.ts'],
+    dts: { entry: 'src/index.ts' },
+  }),
+]);
