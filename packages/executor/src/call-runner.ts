@@ -1,5 +1,6 @@
 import {
   type Approval,
+  canonicalJson,
   isJsonObject,
   isToolOutput,
   type JsonObject,
@@ -11,7 +12,6 @@ import {
   type ToolResult,
 } from '@mtpx/protocol';
 import { type CallNode, CallState } from './call-node';
-import { canonicalJson } from './canonical-json';
 import { errorMessage, ToolExecutionError } from './errors';
 import type { Run } from './execution-run';
 import { isPromiseLike } from './promise-like';

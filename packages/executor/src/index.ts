@@ -1,4 +1,3 @@
-export { canonicalJson } from './canonical-json';
 export {
   defineTool,
   type InferToolArgs,

@@ -1,10 +1,10 @@
 import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { jsonDigest } from './canonical-json';
 import { missingCapability } from './client-capabilities';
 import { JSON_RPC_CODES, McpAdapterError, toProtocolError } from './errors';
 import type { InputRequests } from './input-requests';
 import { checkInputResponse, type InputResponse, viewInputResponse } from './input-responses';
+import { jsonDigest } from './json-digest';
 import type { RoundState, StateBinding, StateSigner } from './request-state';
 import type {
   ClientCapabilities,

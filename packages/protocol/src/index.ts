@@ -3,6 +3,7 @@ export {
   type PlanHistory,
   type ToolCallInspection,
 } from './call-graph';
+export { canonicalJson } from './canonical-json';
 export {
   createEnvelope,
   EnvelopeError,

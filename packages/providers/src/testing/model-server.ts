@@ -20,7 +20,11 @@ export interface JsonResponseScript {
 /** A streamed answer: server-sent events written one by one. */
 export interface SseResponseScript {
   type: 'sse';
-  events: readonly SseEvent[];
+  /**
+   * The events, in order: a list, or an async iterable a test feeds at its own pace (to
+   * hold back part of a stream until something has happened on the client's side).
+   */
+  events: readonly SseEvent[] | AsyncIterable<SseEvent>;
   /** Default 200. */
   status?: number;
   headers?: Record<string, string>;
@@ -104,6 +108,24 @@ async function pause(milliseconds: number | undefined, signal: AbortSignal): Pro
   }
 }
 
+/** The next event of an async source, or `undefined` when it ends or the exchange is over first. */
+async function nextEvent(
+  iterator: AsyncIterator<SseEvent>,
+  signal: AbortSignal,
+): Promise<IteratorResult<SseEvent> | undefined> {
+  if (signal.aborted) return undefined;
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([iterator.next(), aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort as () => void);
+  }
+}
+
 async function writeSse(
   response: ServerResponse,
   script: SseResponseScript,
@@ -116,10 +138,24 @@ async function writeSse(
     connection: 'keep-alive',
     ...script.headers,
   });
-  for (const [index, event] of script.events.entries()) {
+  const source = script.events;
+  const iterator: AsyncIterator<SseEvent> =
+    Symbol.asyncIterator in source
+      ? source[Symbol.asyncIterator]()
+      : (async function* () {
+          yield* source;
+        })();
+  for (let index = 0; ; index++) {
+    const next = await nextEvent(iterator, signal);
+    if (next === undefined) {
+      // The exchange ended while the source was still waiting: let it clean up.
+      Promise.resolve(iterator.return?.()).catch(() => {});
+      return;
+    }
+    if (next.done) break;
     if (index > 0 && !(await pause(script.chunkDelayMs, signal))) return;
     if (response.destroyed) return;
-    response.write(formatEvent(event));
+    response.write(formatEvent(next.value));
   }
   if (script.end === 'destroy') {
     // Let the last event reach the client before the connection drops.

@@ -109,6 +109,43 @@ describe('startModelServer', () => {
     });
   });
 
+  it('streams events from an async iterable, at the pace the test feeds them', async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    async function* events() {
+      yield 'first';
+      await released;
+      yield 'second';
+    }
+    server = await startModelServer({ responses: [{ type: 'sse', events: events() }] });
+    const response = await fetch(server.url, { method: 'POST', body: '{}' });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const decoder = new TextDecoder();
+    expect(decoder.decode((await reader.read()).value)).toBe('data: first\n\n');
+    release();
+    let rest = '';
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      rest += decoder.decode(chunk.value);
+    }
+    expect(rest).toBe('data: second\n\n');
+  });
+
+  it('closes while an async event source is still waiting', async () => {
+    async function* events() {
+      yield 'first';
+      await new Promise(() => {});
+    }
+    server = await startModelServer({ responses: [{ type: 'sse', events: events() }] });
+    const response = await fetch(server.url, { method: 'POST', body: '{}' });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await server.close();
+    server = undefined;
+    await expect(reader.read()).rejects.toThrow();
+  });
+
   it('keeps a body that is not JSON as text', async () => {
     server = await startModelServer({
       responses: () => ({ type: 'json', body: { ok: true }, status: 201 }),

@@ -1,0 +1,19 @@
+/**
+ * Run by sessions.test.ts in a child Node process: saves one session again and again,
+ * each version one message longer (with a large message, so a write takes a while), and
+ * prints `saved <n>` once a save has resolved. The test kills it with SIGKILL mid-way.
+ */
+import { JsonFileSessionStore } from '../json-file-session-store';
+import { newSession } from '../session';
+
+const directory = process.argv[2] as string;
+const store = new JsonFileSessionStore({ directory });
+const session = newSession('crash-test', 'ada');
+const padding = 'x'.repeat(64 * 1024);
+
+for (let version = 1; ; version++) {
+  session.messages.push({ role: 'user', content: `${version} ${padding}` });
+  session.updated_at = new Date().toISOString();
+  await store.save(session);
+  process.stdout.write(`saved ${version}\n`);
+}

@@ -1,0 +1,47 @@
+import { MtpxError } from '@mtpx/protocol';
+
+const markerName = 'mtpx.error.AgentError';
+const marker = Symbol.for(markerName);
+
+/** What went wrong, for programs to branch on. */
+export type AgentErrorCode =
+  /** `createAgent`, `run`, `stream` or `asTool` got an option that cannot work. */
+  | 'invalid_option'
+  /** A session was read (or deleted) with a `userId` other than its owner's. */
+  | 'session_access_denied'
+  /** A stored session is not valid JSON or not a session. */
+  | 'invalid_session'
+  /** A session store could not read or write. */
+  | 'session_store_failed'
+  /** A provider broke the `Provider` contract (a stream that ended without `finish`). */
+  | 'invalid_provider_response'
+  /** A stream's events were iterated a second time (one consumer; use `onEvent` for more). */
+  | 'events_already_iterated';
+
+/**
+ * The error the agent raises for the caller's mistakes and infrastructure failures. A
+ * model's mistakes never become an `AgentError`: they are error tool results the model
+ * reads in its next round. A provider's failure reaches you as the provider's own error
+ * (a `ProviderError` from `@mtpx/providers`), unwrapped.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await agent.run('Hi', { sessionId: 'chat-1', userId: 'mallory' });
+ * } catch (error) {
+ *   if (AgentError.isInstance(error) && error.code === 'session_access_denied') deny();
+ * }
+ * ```
+ */
+export class AgentError extends MtpxError<AgentErrorCode> {
+  protected readonly [marker] = true;
+
+  constructor(options: { code: AgentErrorCode; message: string; cause?: unknown }) {
+    super(options);
+    this.name = 'AgentError';
+  }
+
+  static override isInstance(error: unknown): error is AgentError {
+    return MtpxError.hasMarker(error, markerName);
+  }
+}

@@ -1,0 +1,333 @@
+import type { Executor } from '@mtpx/executor';
+import {
+  type AssistantMessage,
+  type AssistantToolCall,
+  type Message,
+  MtpxError,
+  type Provider,
+  type ProviderTurn,
+  type ToolResult,
+  type ToolSpec,
+  toolMessageFromResult,
+} from '@mtpx/protocol';
+import type { AgentEvent, AgentEventHandler } from './agent-events';
+import { CallBudget, RoundCalls } from './round-calls';
+import { addUsage, emptyUsage, type RunOutput, type StopReason } from './run-output';
+import { newSession, type RunRecord, type Session, type SessionStore } from './session';
+import { type PartialTurn, streamTurn } from './streamed-turn';
+
+/** How an agent runs (fixed per agent, with per-run overrides applied). */
+export interface RunSettings {
+  provider: Provider;
+  executor: Executor;
+  /** The system message (built-in instructions and the agent's own), if any. */
+  systemPrompt: string | undefined;
+  /** The tool specs to offer the model, as the provider should see them. */
+  toolSpecs: () => Promise<ToolSpec[]>;
+  maxRounds: number;
+  toolCallLimit: number;
+  /** Model turns streamed (`stream()`) or whole (`run()`). */
+  streaming: boolean;
+  /** Streamed calls handed to the executor as soon as each is ready. */
+  eagerDispatch: boolean;
+  sessionStore: SessionStore;
+  agentName: string | undefined;
+}
+
+/** One run's request. */
+export interface RunRequest {
+  runId: string;
+  input: string;
+  signal: AbortSignal;
+  sessionId: string | undefined;
+  userId: string | undefined;
+  onEvent: AgentEventHandler | undefined;
+}
+
+/**
+ * One run of the loop: model turn → tool calls → executor → tool messages → next round,
+ * until the model answers in text or a limit stops it (a stop reason, not an exception).
+ * Only infrastructure failures reject: the provider's error (unwrapped) or a session
+ * store's; a model's mistakes are error tool results it reads in the next round.
+ */
+export class AgentRun {
+  readonly #settings: RunSettings;
+  readonly #request: RunRequest;
+  #startedAt = performance.now();
+  #startedIso = new Date().toISOString();
+  readonly #emit: ((event: AgentEvent) => void) | undefined;
+  readonly #messages: Message[] = [];
+  readonly #toolResults: ToolResult[] = [];
+  readonly #history = new Map<string, ToolResult>();
+  #lastAt = 0;
+  #usage = emptyUsage();
+  #rounds = 0;
+  #finalText = '';
+  #session: Session | undefined;
+  #saveAttempted = false;
+  #failedRoundResults: ToolResult[] = [];
+
+  constructor(settings: RunSettings, request: RunRequest) {
+    this.#settings = settings;
+    this.#request = request;
+    const handler = request.onEvent;
+    this.#emit =
+      handler === undefined
+        ? undefined
+        : (event) => {
+            try {
+              handler(event);
+            } catch {
+              // A listener's failure must not change the run.
+            }
+          };
+  }
+
+  /** Milliseconds since the run started, never decreasing. */
+  readonly #now = (): number => {
+    const at = performance.now() - this.#startedAt;
+    if (at > this.#lastAt) this.#lastAt = at;
+    return this.#lastAt;
+  };
+
+  /** Runs the loop to its end. */
+  async execute(): Promise<RunOutput> {
+    // The clock starts now: a run queued behind another of its session has not started.
+    this.#startedAt = performance.now();
+    this.#startedIso = new Date().toISOString();
+    const { input, runId, sessionId, userId, signal } = this.#request;
+    const { provider, agentName, streaming, eagerDispatch } = this.#settings;
+    this.#emit?.({
+      type: 'run-started',
+      runId,
+      at: this.#now(),
+      input,
+      provider: provider.name,
+      model: provider.model,
+      ...(agentName === undefined ? {} : { agentName }),
+      streaming,
+      eagerDispatch: streaming && eagerDispatch,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(userId === undefined ? {} : { userId }),
+    });
+    let output: RunOutput;
+    try {
+      await this.#loadSession();
+      this.#messages.push({ role: 'user', content: input });
+      const tools = await this.#settings.toolSpecs();
+      const stopReason = await this.#loop(tools);
+      output = this.#output(stopReason);
+      await this.#saveSession(stopReason);
+    } catch (error) {
+      await this.#fail(error);
+      throw error;
+    }
+    const durationMs = this.#now();
+    if (output.stop_reason === 'cancelled') {
+      this.#emit?.({
+        type: 'run-cancelled',
+        runId,
+        at: durationMs,
+        output,
+        reason: signal.reason,
+        durationMs,
+      });
+    } else {
+      this.#emit?.({ type: 'run-finished', runId, at: durationMs, output, durationMs });
+    }
+    return output;
+  }
+
+  async #loop(tools: ToolSpec[]): Promise<StopReason> {
+    const { provider, executor, systemPrompt, streaming, maxRounds } = this.#settings;
+    const { signal, runId } = this.#request;
+    const budget = new CallBudget(this.#settings.toolCallLimit);
+    const toolNames = tools.map((tool) => tool.name);
+    for (;;) {
+      if (signal.aborted) return 'cancelled';
+      const round = ++this.#rounds;
+      const roundStart = this.#now();
+      const messages: Message[] =
+        systemPrompt === undefined
+          ? [...this.#messages]
+          : [{ role: 'system', content: systemPrompt }, ...this.#messages];
+      this.#emit?.({
+        type: 'round-started',
+        runId,
+        at: roundStart,
+        round,
+        messageCount: messages.length,
+        tools: toolNames,
+      });
+      const calls = new RoundCalls({
+        executor,
+        history: this.#history,
+        signal,
+        runId,
+        round,
+        eager: streaming && this.#settings.eagerDispatch,
+        budget,
+        emit: this.#emit,
+        now: this.#now,
+      });
+      const partial: PartialTurn = { text: '' };
+      const request = { messages, tools, signal };
+      let turn: ProviderTurn;
+      try {
+        turn = streaming
+          ? await streamTurn(provider, request, {
+              calls,
+              partial,
+              runId,
+              round,
+              emit: this.#emit,
+              now: this.#now,
+            })
+          : await provider.generate(request);
+      } catch (error) {
+        const results = await calls.abort(error);
+        this.#recordBrokenTurn(partial.text, calls.readyCalls(), results);
+        if (signal.aborted) return 'cancelled';
+        this.#failedRoundResults = results;
+        throw error;
+      }
+      const modelMs = this.#now() - roundStart;
+      this.#usage = addUsage(this.#usage, turn.usage);
+      const message = turn.message;
+      this.#messages.push(message);
+      this.#finalText = message.content ?? '';
+      const toolCalls = message.tool_calls ?? [];
+      const results = toolCalls.length > 0 ? await calls.finish(toolCalls) : [];
+      this.#recordResults(results);
+      const at = this.#now();
+      this.#emit?.({
+        type: 'round-finished',
+        runId,
+        at,
+        round,
+        message,
+        finishReason: turn.finishReason,
+        ...(turn.usage === undefined ? {} : { usage: turn.usage }),
+        modelMs,
+        durationMs: at - roundStart,
+        toolResults: results,
+      });
+      if (toolCalls.length === 0) return 'final';
+      if (signal.aborted) return 'cancelled';
+      if (calls.refused) return 'tool_call_limit';
+      if (round >= maxRounds) return 'max_rounds';
+    }
+  }
+
+  /** Answers each call with its tool message, and remembers the results for `$ref`s. */
+  #recordResults(results: readonly ToolResult[]): void {
+    for (const result of results) {
+      this.#messages.push(toolMessageFromResult(result));
+      this.#toolResults.push(result);
+      if (result.call_id !== '' && !this.#history.has(result.call_id)) {
+        this.#history.set(result.call_id, result);
+      }
+    }
+  }
+
+  /**
+   * A turn that broke off (cancelled, or the stream failed) after some calls were ready:
+   * the conversation keeps those calls — some may have run — each answered by its result,
+   * so it stays truthful and valid for the next run. Calls never completed are dropped.
+   */
+  #recordBrokenTurn(
+    text: string,
+    toolCalls: AssistantToolCall[],
+    results: readonly ToolResult[],
+  ): void {
+    if (toolCalls.length === 0) return;
+    const message: AssistantMessage = {
+      role: 'assistant',
+      content: text === '' ? null : text,
+      tool_calls: toolCalls,
+    };
+    this.#messages.push(message);
+    this.#recordResults(results);
+  }
+
+  #output(stopReason: StopReason): RunOutput {
+    const output: RunOutput = {
+      run_id: this.#request.runId,
+      final_text: this.#finalText,
+      messages: [...this.#messages],
+      tool_results: [...this.#toolResults],
+      rounds: this.#rounds,
+      usage: this.#usage,
+      stop_reason: stopReason,
+    };
+    if (this.#request.sessionId !== undefined) output.session_id = this.#request.sessionId;
+    return output;
+  }
+
+  async #loadSession(): Promise<void> {
+    const { sessionId, userId } = this.#request;
+    if (sessionId === undefined) return;
+    const stored = await this.#settings.sessionStore.get(
+      sessionId,
+      userId === undefined ? {} : { userId },
+    );
+    const session = stored ?? newSession(sessionId, userId);
+    this.#session = session;
+    this.#messages.push(...session.messages);
+    for (const run of session.runs) {
+      for (const result of run.tool_results) {
+        if (result.call_id !== '') this.#history.set(result.call_id, result);
+      }
+    }
+  }
+
+  async #saveSession(stopReason: StopReason | undefined, error?: unknown): Promise<void> {
+    const session = this.#session;
+    if (session === undefined) return;
+    this.#saveAttempted = true;
+    const finishedAt = new Date().toISOString();
+    const record: RunRecord = {
+      run_id: this.#request.runId,
+      input: this.#request.input,
+      status:
+        stopReason === undefined ? 'failed' : stopReason === 'cancelled' ? 'cancelled' : 'finished',
+      final_text: this.#finalText,
+      rounds: this.#rounds,
+      usage: this.#usage,
+      tool_results: [...this.#toolResults],
+      started_at: this.#startedIso,
+      finished_at: finishedAt,
+    };
+    if (stopReason !== undefined) record.stop_reason = stopReason;
+    if (error !== undefined) record.error = errorMessage(error);
+    await this.#settings.sessionStore.save({
+      ...session,
+      messages: [...this.#messages],
+      runs: [...session.runs, record],
+      updated_at: finishedAt,
+    });
+  }
+
+  async #fail(error: unknown): Promise<void> {
+    const code = MtpxError.isInstance(error) ? error.code : undefined;
+    const at = this.#now();
+    this.#emit?.({
+      type: 'run-failed',
+      runId: this.#request.runId,
+      at,
+      error,
+      ...(code === undefined ? {} : { code }),
+      message: errorMessage(error),
+      round: this.#rounds,
+      toolResults: this.#failedRoundResults,
+      durationMs: at,
+    });
+    if (this.#saveAttempted) return;
+    // Keep what happened (calls may have run) in the session; the run's own error wins.
+    await this.#saveSession(undefined, error).catch(() => {});
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

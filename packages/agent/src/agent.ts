@@ -1,0 +1,324 @@
+import { randomUUID } from 'node:crypto';
+import { createExecutor, type Executor, type ExecutorOptions, type Tool } from '@mtpx/executor';
+import type { Provider, ToolSpec } from '@mtpx/protocol';
+import { AgentError } from './agent-error';
+import type { AgentEvent, AgentEventHandler } from './agent-events';
+import { AgentRun, type RunSettings } from './agent-run';
+import { type AgentToolInput, type AgentToolOptions, agentAsTool } from './agent-tool';
+import { EventChannel } from './event-channel';
+import { InMemorySessionStore } from './in-memory-session-store';
+import { REFERENCE_INSTRUCTIONS } from './instructions';
+import { specWithReferences } from './reference-schema';
+import type { RunOutput } from './run-output';
+import { checkSessionId, type SessionStore } from './session';
+
+/** The executor options an agent passes on when it makes its own executor. */
+export type AgentExecutorOptions = Omit<ExecutorOptions, 'tools'>;
+
+/** Options of {@link createAgent}. */
+export interface AgentOptions extends AgentExecutorOptions {
+  /** The model, behind the `Provider` interface (`@mtpx/providers` makes them). */
+  provider: Provider;
+  /**
+   * The tools: anything `createExecutor` accepts (a `ToolRegistry`, or a list of tools and
+   * toolkits), or a ready `Executor` — then configure policy, approval and the rest on it.
+   */
+  tools: ExecutorOptions['tools'] | Executor;
+  /** Your system instructions, sent after the built-in ones. */
+  instructions?: string;
+  /** Send {@link REFERENCE_INSTRUCTIONS} first (how to chain calls with `$ref`). Default true. */
+  referenceInstructions?: boolean;
+  /**
+   * Offer tool schemas that accept `{"$ref": …}` wherever a value is expected (see
+   * `schemaWithReferences`), so schema-strict providers do not reject references. Default true.
+   */
+  referenceSchemas?: boolean;
+  /** Most model calls per run. Default 10. */
+  maxRounds?: number;
+  /** Most tool calls per run (every call the model makes counts). Default: no limit. */
+  toolCallLimit?: number;
+  /** Where sessions are kept. Default: a new {@link InMemorySessionStore}. */
+  sessionStore?: SessionStore;
+  /**
+   * In streamed runs, start each call as soon as it is complete and its inputs exist,
+   * while the model is still writing later calls. `false` runs the calls after the stream
+   * ends (to compare). Default true.
+   */
+  eagerDispatch?: boolean;
+  /** A name for logs, events and `asTool`. */
+  name?: string;
+}
+
+/** Options of one run. */
+export interface AgentRunOptions {
+  /** Aborting it cancels the run: the model call is aborted, calls in flight are cancelled. */
+  signal?: AbortSignal;
+  /** Continue (or start) this session: its messages come first, and the run is saved to it. */
+  sessionId?: string;
+  /** Who is running: must be the session's owner (a new session gets this owner). */
+  userId?: string;
+  /** Receives every event as it happens. */
+  onEvent?: AgentEventHandler;
+  /** The run's id. Default `run_<uuid>`. */
+  runId?: string;
+  /** Overrides the agent's `maxRounds` for this run. */
+  maxRounds?: number;
+  /** Overrides the agent's `toolCallLimit` for this run. */
+  toolCallLimit?: number;
+  /** Overrides the agent's `eagerDispatch` for this run (streamed runs only). */
+  eagerDispatch?: boolean;
+}
+
+/**
+ * A streamed run: iterate it for the events (once), await `result` for the output. The
+ * run starts at once and buffers its events, so awaiting only `result` works too.
+ */
+export interface AgentStream extends AsyncIterable<AgentEvent> {
+  readonly runId: string;
+  /** The run's output; rejects as `run()` does (the provider's error, unwrapped). */
+  readonly result: Promise<RunOutput>;
+  /** Cancels the run, like aborting its signal. */
+  cancel(reason?: unknown): void;
+}
+
+/** An agent. Made by {@link createAgent}. */
+export interface Agent {
+  readonly name: string | undefined;
+  readonly provider: Provider;
+  /** The executor its tool calls run on. */
+  readonly executor: Executor;
+  readonly sessionStore: SessionStore;
+  /**
+   * Runs the loop with whole (non-streamed) model turns until the model answers in text
+   * or a limit stops it. Resolves with the output (`stop_reason` says why it ended, a
+   * cancellation included); rejects only for infrastructure failures — the provider's
+   * own error (a `ProviderError`), or an {@link AgentError}.
+   */
+  run(input: string, options?: AgentRunOptions): Promise<RunOutput>;
+  /** Runs the loop with streamed model turns and eager dispatch, yielding every event. */
+  stream(input: string, options?: AgentRunOptions): AgentStream;
+  /** This agent as a tool another agent (or any executor) can call. */
+  asTool(options?: AgentToolOptions): Tool<AgentToolInput>;
+}
+
+const executorOptionKeys = [
+  'policy',
+  'approve',
+  'scheduling',
+  'concurrency',
+  'timeoutMs',
+  'cache',
+  'dedupe',
+  'retryBackoff',
+] as const satisfies ReadonlyArray<keyof AgentExecutorOptions>;
+
+/**
+ * Makes an agent: a provider, tools, and how the loop runs. One model response may hold
+ * a whole dependency chain of calls (`{"$ref": "call_1"}`); the agent executes it at
+ * once — streamed calls start while the model is still writing the next ones — and sends
+ * the results back until the model answers.
+ *
+ * @example
+ * ```ts
+ * const agent = createAgent({ provider, tools: [calculatorToolkit()] });
+ * const output = await agent.run('What is 15 + (4 × (18 − 6)) / 3?');
+ * output.final_text; // "31"
+ * ```
+ */
+export function createAgent(options: AgentOptions): Agent {
+  const provider = checkProvider(options?.provider);
+  const executor = executorOf(options);
+  const maxRounds = checkCount('maxRounds', options.maxRounds ?? 10, 1);
+  const toolCallLimit = checkCount(
+    'toolCallLimit',
+    options.toolCallLimit ?? Number.POSITIVE_INFINITY,
+    0,
+  );
+  const sessionStore = options.sessionStore ?? new InMemorySessionStore();
+  const systemPrompt = systemPromptOf(options);
+  const referenceSchemas = options.referenceSchemas ?? true;
+  const eagerDispatch = options.eagerDispatch ?? true;
+  const name = options.name;
+
+  const offered = new WeakMap<ToolSpec, ToolSpec>();
+  const toolSpecs = async (): Promise<ToolSpec[]> => {
+    await executor.registry.load();
+    const specs = executor.registry.list();
+    if (!referenceSchemas) return specs;
+    return specs.map((spec) => {
+      let shown = offered.get(spec);
+      if (shown === undefined) {
+        shown = specWithReferences(spec);
+        offered.set(spec, shown);
+      }
+      return shown;
+    });
+  };
+
+  // Runs of one session take turns, so none overwrites another's messages.
+  const sessionQueues = new Map<string, Promise<unknown>>();
+  const inSessionOrder = <T>(sessionId: string | undefined, work: () => Promise<T>): Promise<T> => {
+    if (sessionId === undefined) return work();
+    const previous = sessionQueues.get(sessionId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.then(
+      () => {},
+      () => {},
+    );
+    sessionQueues.set(sessionId, settled);
+    void settled.then(() => {
+      if (sessionQueues.get(sessionId) === settled) sessionQueues.delete(sessionId);
+    });
+    return next;
+  };
+
+  const start = (
+    input: string,
+    runOptions: AgentRunOptions,
+    streaming: boolean,
+    signal: AbortSignal,
+    onEvent: AgentEventHandler | undefined,
+  ): { runId: string; result: Promise<RunOutput> } => {
+    if (typeof input !== 'string') {
+      throw invalidOption(`A run's input must be a string, got ${typeof input}.`);
+    }
+    if (runOptions.sessionId !== undefined) checkSessionId(runOptions.sessionId);
+    if (runOptions.userId !== undefined && typeof runOptions.userId !== 'string') {
+      throw invalidOption(`userId must be a string, got ${typeof runOptions.userId}.`);
+    }
+    const runId = runOptions.runId ?? `run_${randomUUID()}`;
+    const settings: RunSettings = {
+      provider,
+      executor,
+      systemPrompt,
+      toolSpecs,
+      maxRounds:
+        runOptions.maxRounds === undefined
+          ? maxRounds
+          : checkCount('maxRounds', runOptions.maxRounds, 1),
+      toolCallLimit:
+        runOptions.toolCallLimit === undefined
+          ? toolCallLimit
+          : checkCount('toolCallLimit', runOptions.toolCallLimit, 0),
+      streaming,
+      eagerDispatch: runOptions.eagerDispatch ?? eagerDispatch,
+      sessionStore,
+      agentName: name,
+    };
+    const run = new AgentRun(settings, {
+      runId,
+      input,
+      signal,
+      sessionId: runOptions.sessionId,
+      userId: runOptions.userId,
+      onEvent,
+    });
+    return { runId, result: inSessionOrder(runOptions.sessionId, () => run.execute()) };
+  };
+
+  const agent: Agent = {
+    name,
+    provider,
+    executor,
+    sessionStore,
+    run: async (input, runOptions = {}) => {
+      const signal = runOptions.signal ?? new AbortController().signal;
+      return start(input, runOptions, false, signal, runOptions.onEvent).result;
+    },
+    stream: (input, runOptions = {}) => {
+      const controller = new AbortController();
+      const channel = new EventChannel<AgentEvent>();
+      const userHandler = runOptions.onEvent;
+      const onEvent: AgentEventHandler = (event) => {
+        channel.push(event);
+        userHandler?.(event);
+      };
+      const external = runOptions.signal;
+      const onAbort = () => controller.abort(external?.reason);
+      if (external?.aborted) onAbort();
+      const { runId, result } = start(input, runOptions, true, controller.signal, onEvent);
+      external?.addEventListener('abort', onAbort, { once: true });
+      const done = () => {
+        external?.removeEventListener('abort', onAbort);
+        channel.close();
+      };
+      result.then(done, done);
+      // The failure also arrives as `run-failed`; a caller who reads only events must not
+      // get an unhandled rejection. `result` still rejects for those who await it.
+      result.catch(() => {});
+      return {
+        runId,
+        result,
+        cancel: (reason?: unknown) => controller.abort(reason),
+        [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator](),
+      };
+    },
+    asTool: (toolOptions = {}) => agentAsTool(agent, toolOptions),
+  };
+  return agent;
+}
+
+function checkProvider(provider: unknown): Provider {
+  const candidate = provider as Partial<Provider> | undefined;
+  if (typeof candidate?.generate !== 'function' || typeof candidate.stream !== 'function') {
+    throw invalidOption(
+      '`provider` must be a Provider (with `generate` and `stream`), such as createOpenAIProvider(…) from @mtpx/providers/openai.',
+    );
+  }
+  return candidate as Provider;
+}
+
+function isExecutor(tools: unknown): tools is Executor {
+  const candidate = tools as Partial<Executor> | undefined;
+  return (
+    typeof candidate?.executeToolCalls === 'function' &&
+    typeof candidate.start === 'function' &&
+    typeof candidate.registry?.list === 'function'
+  );
+}
+
+function executorOf(options: AgentOptions): Executor {
+  const { tools } = options;
+  if (!isExecutor(tools)) {
+    const executorOptions: ExecutorOptions = { tools };
+    for (const key of executorOptionKeys) {
+      if (options[key] !== undefined) Object.assign(executorOptions, { [key]: options[key] });
+    }
+    return createExecutor(executorOptions);
+  }
+  const given = executorOptionKeys.filter((key) => options[key] !== undefined);
+  if (given.length > 0) {
+    throw invalidOption(
+      `${given.map((key) => `\`${key}\``).join(', ')} cannot be applied to an executor you pass as \`tools\`; set ${given.length === 1 ? 'it' : 'them'} on that executor (createExecutor), or pass its tools instead.`,
+    );
+  }
+  return tools;
+}
+
+function systemPromptOf(options: AgentOptions): string | undefined {
+  const parts: string[] = [];
+  if (options.referenceInstructions ?? true) parts.push(REFERENCE_INSTRUCTIONS);
+  if (options.instructions !== undefined) {
+    if (typeof options.instructions !== 'string') {
+      throw invalidOption(`instructions must be a string, got ${typeof options.instructions}.`);
+    }
+    if (options.instructions !== '') parts.push(options.instructions);
+  }
+  return parts.length === 0 ? undefined : parts.join('\n\n');
+}
+
+function checkCount(name: string, value: unknown, minimum: number): number {
+  const ok =
+    value === Number.POSITIVE_INFINITY ||
+    (typeof value === 'number' && Number.isInteger(value) && value >= minimum);
+  if (!ok) {
+    throw invalidOption(
+      `${name} must be an integer of at least ${minimum} (or Infinity), got ${String(value)}.`,
+    );
+  }
+  return value as number;
+}
+
+function invalidOption(message: string): AgentError {
+  return new AgentError({ code: 'invalid_option', message });
+}

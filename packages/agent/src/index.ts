@@ -1,0 +1,51 @@
+export {
+  type Agent,
+  type AgentExecutorOptions,
+  type AgentOptions,
+  type AgentRunOptions,
+  type AgentStream,
+  createAgent,
+} from './agent';
+export { AgentError, type AgentErrorCode } from './agent-error';
+export type {
+  AgentEvent,
+  AgentEventBase,
+  AgentEventHandler,
+  AgentExecutorEvent,
+  RoundFinishedEvent,
+  RoundStartedEvent,
+  RunCancelledEvent,
+  RunFailedEvent,
+  RunFinishedEvent,
+  RunStartedEvent,
+  TextDeltaEvent,
+  ToolCallDeltaEvent,
+  ToolCallReadyEvent,
+} from './agent-events';
+export {
+  type AgentToolInput,
+  AgentToolInputSchema,
+  type AgentToolOptions,
+  agentAsTool,
+  type DelegateAgent,
+} from './agent-tool';
+export { type AliasedCall, ResponseAliases } from './call-aliases';
+export { InMemorySessionStore } from './in-memory-session-store';
+export { REFERENCE_INSTRUCTIONS } from './instructions';
+export {
+  JsonFileSessionStore,
+  type JsonFileSessionStoreOptions,
+  type SessionFileSystem,
+} from './json-file-session-store';
+export { REFERENCE_SCHEMA, schemaWithReferences, specWithReferences } from './reference-schema';
+export { addUsage, type RunOutput, type StopReason } from './run-output';
+export {
+  checkSessionOwner,
+  type RunRecord,
+  RunRecordSchema,
+  type Session,
+  type SessionAccess,
+  SessionSchema,
+  type SessionStore,
+} from './session';
+export { VERSION } from './version';

@@ -1,0 +1,143 @@
+import {
+  AssistantMessageSchema,
+  AssistantToolCallSchema,
+  SystemMessageSchema,
+  ToolMessageSchema,
+  ToolResultSchema,
+  UserMessageSchema,
+} from '@mtpx/protocol';
+import { z } from 'zod';
+import { AgentError } from './agent-error';
+
+const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  totalTokens: z.number(),
+  cachedInputTokens: z.number().optional(),
+  reasoningTokens: z.number().optional(),
+});
+
+/**
+ * A message as stored: the protocol's message, except that a tool call's id and name may
+ * be empty. A model's malformed call is kept in the conversation (answered with an error),
+ * and must never make its session unreadable.
+ */
+const StoredMessageSchema = z.discriminatedUnion('role', [
+  SystemMessageSchema,
+  UserMessageSchema,
+  AssistantMessageSchema.extend({
+    tool_calls: z
+      .array(AssistantToolCallSchema.extend({ id: z.string(), name: z.string() }))
+      .optional(),
+  }),
+  ToolMessageSchema,
+]);
+
+/** One run of a session, as recorded when it ended. */
+export const RunRecordSchema = z.object({
+  run_id: z.string(),
+  /** The user's input. */
+  input: z.string(),
+  /** `finished` (with a `stop_reason` other than cancelled), `cancelled`, or `failed`. */
+  status: z.enum(['finished', 'cancelled', 'failed']),
+  stop_reason: z.enum(['final', 'max_rounds', 'tool_call_limit', 'cancelled']).optional(),
+  /** What failed, for a failed run. */
+  error: z.string().optional(),
+  final_text: z.string(),
+  rounds: z.number().int().nonnegative(),
+  usage: UsageSchema,
+  /** Every call's result in the run; `$ref`s of later runs may name them. */
+  tool_results: z.array(ToolResultSchema),
+  started_at: z.iso.datetime({ offset: true }),
+  finished_at: z.iso.datetime({ offset: true }),
+});
+
+/**
+ * A conversation that outlives one run: its messages (system instructions excluded: they
+ * belong to the agent) and a record of each run. `user_id` is its owner; a session is
+ * read only with the owner's id.
+ */
+export const SessionSchema = z.object({
+  session_id: z.string().min(1),
+  /** The owner (`null` for a session made without a user id). */
+  user_id: z.string().nullable(),
+  messages: z.array(StoredMessageSchema),
+  runs: z.array(RunRecordSchema),
+  created_at: z.iso.datetime({ offset: true }),
+  updated_at: z.iso.datetime({ offset: true }),
+});
+
+/** One run of a session. */
+export type RunRecord = z.infer<typeof RunRecordSchema>;
+/** A stored conversation: messages and runs, with its owner. */
+export type Session = z.infer<typeof SessionSchema>;
+
+/** Who is asking for a session. */
+export interface SessionAccess {
+  /** Must equal the session's `user_id` (leave it out only for sessions without an owner). */
+  userId?: string;
+}
+
+/**
+ * Where sessions are kept. `get` and `delete` must refuse (with an `AgentError` whose
+ * code is `session_access_denied`) a `userId` other than the session's owner: use
+ * {@link checkSessionOwner}. Implementations: {@link InMemorySessionStore},
+ * {@link JsonFileSessionStore}; any database fits behind the same three methods.
+ */
+export interface SessionStore {
+  /** The session, or `undefined` when none has this id. */
+  get(sessionId: string, access?: SessionAccess): Promise<Session | undefined>;
+  /** Creates or replaces the whole session. */
+  save(session: Session): Promise<void>;
+  /** Deletes the session; false when there was none. */
+  delete(sessionId: string, access?: SessionAccess): Promise<boolean>;
+}
+
+/** Throws `session_access_denied` unless `access.userId` is the session's owner. */
+export function checkSessionOwner(session: Session, access: SessionAccess | undefined): void {
+  const userId = access?.userId ?? null;
+  if (session.user_id === userId) return;
+  throw new AgentError({
+    code: 'session_access_denied',
+    message:
+      userId === null
+        ? `Session "${session.session_id}" belongs to a user; give that user's id to read it.`
+        : `Session "${session.session_id}" belongs to another user; user "${userId}" may not read it.`,
+  });
+}
+
+/** Checks a session id given by a caller. */
+export function checkSessionId(sessionId: unknown): asserts sessionId is string {
+  if (typeof sessionId !== 'string' || sessionId === '') {
+    throw new AgentError({
+      code: 'invalid_option',
+      message: `A session id must be a non-empty string, got ${JSON.stringify(sessionId)}.`,
+    });
+  }
+}
+
+/** A new, empty session. */
+export function newSession(sessionId: string, userId: string | undefined): Session {
+  const now = new Date().toISOString();
+  return {
+    session_id: sessionId,
+    user_id: userId ?? null,
+    messages: [],
+    runs: [],
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Parses stored data as a session; a clear `invalid_session` error when it is not one. */
+export function parseSession(data: unknown, where: string): Session {
+  const parsed = SessionSchema.safeParse(data);
+  if (parsed.success) return parsed.data;
+  const first = parsed.error.issues[0];
+  const path = first?.path.length ? ` at "${first.path.join('.')}"` : '';
+  throw new AgentError({
+    code: 'invalid_session',
+    message: `${where} is not a valid session${path}: ${first?.message ?? 'unknown problem'}.`,
+    cause: parsed.error,
+  });
+}
