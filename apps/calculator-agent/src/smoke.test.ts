@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { AgentEvent } from '@mtpx/agent';
+import { safeParseJson } from '@mtpx/protocol';
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
 import { TOOL_ROUND } from './scenario';
@@ -45,11 +46,16 @@ function runApp(
   });
 }
 
+/** The JSON lines of `--json`; a line that is not JSON fails the test. */
 function events(stdout: string): AgentEvent[] {
   return stdout
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line) as AgentEvent);
+    .map((line) => {
+      const parsed = safeParseJson(line);
+      if (!parsed.ok) throw new Error(`not a JSON line: ${line}`);
+      return parsed.value as unknown as AgentEvent;
+    });
 }
 
 describe.concurrent('calculator-agent (smoke)', () => {
