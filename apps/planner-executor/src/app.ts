@@ -152,6 +152,10 @@ export async function runApp(options: CliOptions, terminal: Terminal): Promise<n
     const accepted = await sendPlan(client, plan, view);
     planShown();
     if (!accepted) {
+      terminal.line();
+      terminal.line(
+        `${terminal.label('result')}${terminal.colors.red('the proxy refused the plan: nothing was run, nothing recorded')}`,
+      );
       stop.abort();
       await sessionStopped;
       return 1;

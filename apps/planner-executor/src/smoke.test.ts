@@ -163,6 +163,62 @@ describe('planner-executor (smoke)', () => {
     expect(request.tools.map((tool) => tool.function.name)).toEqual([SUBMIT_PLAN_TOOL]);
   });
 
+  it('a model’s plan that breaks the TaskPlan assertions is refused by the proxy: exit 1', async () => {
+    const server = await startScriptedOpenAIServer([
+      {
+        toolCalls: [
+          {
+            name: SUBMIT_PLAN_TOOL,
+            arguments: {
+              goal: 'Research competitor pricing',
+              steps: [{ stepId: 1, action: 'Search', tool: 'web_search', dependsOn: [7] }],
+            },
+          },
+        ],
+      },
+    ]);
+    cleanups.push(() => server.close());
+    const { code, stdout } = await runApp(
+      ['--provider', 'openai', '--model', 'test-model', '--base-url', `${server.url}/v1`],
+      { OPENAI_API_KEY: 'test-key' },
+    );
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/✗ agent\.plan +org\.agent\.TaskPlan\.v1 +refused \[E-QOM-BREACH\]/);
+    expect(stdout).not.toContain('received the plan');
+    expect(stdout).toContain('the proxy refused the plan: nothing was run, nothing recorded');
+  });
+
+  it('a plan whose steps depend on each other in a cycle is rejected by the executor: exit 1', async () => {
+    const server = await startScriptedOpenAIServer([
+      {
+        toolCalls: [
+          {
+            name: SUBMIT_PLAN_TOOL,
+            arguments: {
+              goal: 'Research competitor pricing',
+              steps: [
+                { stepId: 1, action: 'Search', tool: 'web_search', dependsOn: [2] },
+                { stepId: 2, action: 'Extract', tool: 'data_extract', dependsOn: [1] },
+              ],
+            },
+          },
+        ],
+      },
+    ]);
+    cleanups.push(() => server.close());
+    const { code, stdout } = await runApp(
+      ['--provider', 'openai', '--model', 'test-model', '--base-url', `${server.url}/v1`],
+      { OPENAI_API_KEY: 'test-key' },
+    );
+    expect(code).toBe(1);
+    expect(stdout).toContain('step 1 -> step 2 -> step 1');
+    expect(stdout).toContain(
+      'conclusion: Reject the plan: no step order satisfies its dependencies.',
+    );
+    expect(stdout).toContain('plan rejected');
+    expect(stdout).toMatch(/^verified +2 entries/m); // the plan and the reasoning that rejected it
+  });
+
   it('a missing API key is one line naming the variable, and no stack trace', async () => {
     const { code, stdout, stderr } = await runApp(['--provider', 'groq'], { GROQ_API_KEY: '' });
     expect(code).toBe(2);
