@@ -64,7 +64,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       throw new CliError(
         `Unknown --provider "${values.provider}". Use one of: ${PROVIDER_NAMES.join(', ')}.`,
       );
-    options.model = { provider: values.provider, model: values.model, baseUrl: values['base-url'] };
+    options.model = {
+      provider: values.provider,
+      model: values.model,
+      baseUrl: values['base-url'] && parseUrl('--base-url', values['base-url']),
+    };
   } else if (values.model !== undefined || values['base-url'] !== undefined) {
     throw new CliError(
       '--model and --base-url need --provider (without it the model is the offline script).',
@@ -112,4 +116,14 @@ function parse(args: string[]) {
       help: { type: 'boolean', short: 'h' },
     },
   });
+}
+
+function parseUrl(flag: string, value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
+  } catch {
+    // reported below
+  }
+  throw new CliError(`${flag} must be an http(s) URL, not "${value}".`);
 }
