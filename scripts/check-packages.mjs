@@ -1,137 +1,256 @@
 #!/usr/bin/env node
-// Packaging check: every published package must work outside the workspace.
-// For each package: pack it, check the tarball holds only dist/, README, CHANGELOG and
-// package.json, lint it with publint, install it into a fresh project outside the
-// workspace with only its own tarball, the tarballs of the @mtpx packages it depends on
-// and the peers it declares, then import every public entry point there with plain Node.
-import { execFileSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+// Packaging check: every published package must work outside the workspace. For each
+// package under packages/: pack it; check the tarball holds only what it should and names
+// no workspace-only dependency; lint it with publint (any error or warning fails); install
+// it into a fresh project outside the workspace with only its own tarball, the tarballs of
+// the @mtpx packages it depends on and the peers it declares; check every internal package
+// there came from its tarball; import every public entry point with plain Node; run its
+// bins with --help; and check that its dist imports only what it declares, with types.
+//
+// A canary package with known faults goes through the same checks first: if any detector
+// misses its fault, the check itself is broken and fails.
+//
+// Usage: node scripts/check-packages.mjs [@mtpx/name …]
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  failureOutput,
+  importedPackages,
+  lintTarball,
+  localSpecifiers,
+  missingTypes,
+  registryCopies,
+  run,
+  strayFiles,
+  undeclaredImports,
+} from './package-checks.mjs';
 
 const root = join(import.meta.dirname, '..');
 const only = process.argv.slice(2);
-const workspace = mkdtempSync(join(tmpdir(), 'mtpx-check-packages-'));
-const tarballDirectory = join(workspace, 'tarballs');
-mkdirSync(tarballDirectory);
 
-const run = (command, args, options = {}) =>
-  execFileSync(command, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], ...options });
-
-/** name → { directory, manifest } for every package under packages/. */
-const packages = new Map();
-for (const name of readdirSync(join(root, 'packages')).sort()) {
-  const directory = join(root, 'packages', name);
-  const manifestPath = join(directory, 'package.json');
-  if (!existsSync(manifestPath)) continue;
-  const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-  if (!manifest.private) packages.set(manifest.name, { directory, manifest });
+/** name → { directory, manifest } of every published package under packages/. */
+async function publishedPackages() {
+  const packages = new Map();
+  for (const name of (await readdir(join(root, 'packages'))).sort()) {
+    const directory = join(root, 'packages', name);
+    let manifest;
+    try {
+      manifest = JSON.parse(await readFile(join(directory, 'package.json'), 'utf8'));
+    } catch {
+      continue;
+    }
+    if (!manifest.private) packages.set(manifest.name, { directory, manifest });
+  }
+  return packages;
 }
 
-const tarballs = new Map();
-for (const [name, { directory }] of packages) {
-  const before = new Set(readdirSync(tarballDirectory));
-  run('pnpm', ['pack', '--pack-destination', tarballDirectory], { cwd: directory });
-  const created = readdirSync(tarballDirectory).find((file) => !before.has(file));
-  if (!created) throw new Error(`pnpm pack made no tarball for ${name}`);
-  tarballs.set(name, join(tarballDirectory, created));
+async function pack(directory, destination) {
+  const before = new Set(await readdir(destination));
+  await run('pnpm', ['pack', '--pack-destination', destination], { cwd: directory });
+  const created = (await readdir(destination)).find((file) => !before.has(file));
+  if (!created) throw new Error(`pnpm pack made no tarball in ${directory}`);
+  return join(destination, created);
 }
 
-/** The @mtpx packages `name` needs, itself included, depth first. */
-function internalClosure(name, seen = new Set()) {
+/** The @mtpx packages `name` needs (dependencies and peers), itself included. */
+function internalClosure(packages, name, seen = new Set()) {
   if (seen.has(name)) return seen;
   seen.add(name);
   const { manifest } = packages.get(name);
-  for (const dependency of Object.keys({
-    ...manifest.dependencies,
-    ...manifest.peerDependencies,
-  })) {
-    if (packages.has(dependency)) internalClosure(dependency, seen);
-  }
+  for (const dependency of Object.keys({ ...manifest.dependencies, ...manifest.peerDependencies }))
+    if (packages.has(dependency)) internalClosure(packages, dependency, seen);
   return seen;
 }
 
-/** Files a package ships beyond dist/, README and CHANGELOG, and reads at run time. */
-const extraFiles = {
-  // The built-in STypes, in the reference registry layout, resolved next to dist/.
-  '@mtpx/mpl': /^package\/stypes\/.+\.json$/,
-};
+function binNames(manifest) {
+  if (typeof manifest.bin === 'string') return [manifest.name.split('/').pop()];
+  return Object.keys(manifest.bin ?? {});
+}
 
-const failures = [];
-for (const [name, { manifest }] of packages) {
-  if (only.length > 0 && !only.includes(name)) continue;
+/** Every check for one packed package; resolves with its report lines and problems. */
+async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
   const problems = [];
-  const tarball = tarballs.get(name);
+  const lines = [];
+  const { manifest } = packages.get(name);
 
-  const allowed = /^package\/(package\.json|README\.md|CHANGELOG\.md|LICENSE|dist\/.+)$/;
-  const extra = extraFiles[name];
-  const stray = run('tar', ['-tzf', tarball])
-    .split('\n')
-    .filter((entry) => entry !== '' && !allowed.test(entry) && !extra?.test(entry));
-  if (stray.length > 0)
-    problems.push(
-      `tarball holds more than dist, README, CHANGELOG, LICENSE and package.json: ${stray.join(', ')}`,
-    );
-
+  problems.push(...(await strayFiles(name, tarball)));
+  const packed = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout);
+  problems.push(...localSpecifiers(packed));
   try {
-    const lint = run(join(root, 'node_modules/.bin/publint'), ['run', tarball, '--strict'], {
-      cwd: workspace,
-    });
-    if (/error|warning/i.test(lint) && !/All good/i.test(lint)) problems.push(`publint:\n${lint}`);
+    const lint = await lintTarball(tarball);
+    problems.push(...lint.problems);
+    for (const note of lint.notes) lines.push(`  note: ${note}`);
   } catch (error) {
-    problems.push(`publint failed:\n${error.stdout ?? ''}${error.stderr ?? error.message}`);
+    problems.push(`publint could not lint the tarball: ${error.message}`);
   }
 
   const project = join(workspace, `consumer-${name.replace(/[@/]/g, '_')}`);
-  mkdirSync(project);
-  writeFileSync(
+  await mkdir(project);
+  await writeFile(
     join(project, 'package.json'),
     JSON.stringify({ name: 'consumer', private: true, type: 'module' }),
   );
-  const internal = [...internalClosure(name)].map((dependency) => tarballs.get(dependency));
+  const internal = internalClosure(packages, name);
   const peers = Object.entries(manifest.peerDependencies ?? {})
     .filter(([peer]) => !packages.has(peer))
     .map(([peer, range]) => `${peer}@${range}`);
   try {
-    run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', ...internal, ...peers], {
-      cwd: project,
-    });
+    await run(
+      'npm',
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        ...[...internal].map((dependency) => tarballs.get(dependency)),
+        ...peers,
+      ],
+      { cwd: project },
+    );
   } catch (error) {
-    problems.push(`npm install failed:\n${error.stderr ?? error.message}`);
+    problems.push(`npm install failed:\n${failureOutput(error)}`);
+    return { lines, problems };
   }
+  problems.push(...(await registryCopies(project, new Set(packages.keys()))));
 
-  const entries = Object.keys(manifest.exports ?? { '.': null }).filter(
+  const entries = Object.keys(packed.exports ?? { '.': null }).filter(
     (entry) => entry !== './package.json',
   );
   for (const entry of entries) {
     const specifier = entry === '.' ? name : `${name}/${entry.slice(2)}`;
     const script = `const m = await import(${JSON.stringify(specifier)}); if (Object.keys(m).length === 0) throw new Error('no exports'); console.log(Object.keys(m).length);`;
     try {
-      const count = run('node', ['--input-type=module', '-e', script], { cwd: project }).trim();
-      console.log(`  ${specifier}: ${count} exports`);
+      const { stdout } = await run('node', ['--input-type=module', '-e', script], { cwd: project });
+      lines.push(`  ${specifier}: ${stdout.trim()} exports`);
     } catch (error) {
-      problems.push(`import ${specifier} failed:\n${error.stderr ?? error.message}`);
+      problems.push(`import ${specifier} failed:\n${failureOutput(error)}`);
+    }
+  }
+  for (const bin of binNames(packed)) {
+    try {
+      await run(join(project, 'node_modules', '.bin', bin), ['--help'], { cwd: project });
+      lines.push(`  bin ${bin}: --help ok`);
+    } catch (error) {
+      problems.push(`bin ${bin} --help failed:\n${failureOutput(error)}`);
     }
   }
 
-  if (problems.length === 0) console.log(`ok  ${name}`);
-  else {
-    failures.push(name);
-    console.log(`FAIL ${name}\n  ${problems.join('\n  ')}`);
+  const installed = join(project, 'node_modules', name);
+  const imported = await importedPackages(installed);
+  problems.push(...undeclaredImports(packed, imported));
+  problems.push(...(await missingTypes(project, packed, imported.declarations)));
+  return { lines, problems };
+}
+
+/** A package with one fault per detector, to prove each detector still catches its fault. */
+async function packCanary(workspace, destination) {
+  const directory = join(workspace, 'canary');
+  await mkdir(join(directory, 'dist'), { recursive: true });
+  const manifest = {
+    name: '@mtpx-canary/broken',
+    version: '0.0.0',
+    type: 'module',
+    // publint: `types` must come first; strict mode makes that warning an error.
+    exports: { '.': { import: './dist/index.js', types: './dist/index.d.ts' } },
+    files: ['dist'],
+  };
+  await writeFile(join(directory, 'package.json'), JSON.stringify(manifest));
+  // Undeclared imports in code and declarations; the code import also fails at run time.
+  await writeFile(
+    join(directory, 'dist', 'index.js'),
+    "import leftPad from 'left-pad-canary-undeclared';\nexport const pad = leftPad;\n",
+  );
+  await writeFile(
+    join(directory, 'dist', 'index.d.ts'),
+    "import type { ZodType } from 'zod';\nexport declare const pad: ZodType;\n",
+  );
+  const before = new Set(await readdir(destination));
+  await run('npm', ['pack', '--silent', '--pack-destination', destination], { cwd: directory });
+  const created = (await readdir(destination)).find((file) => !before.has(file));
+  return { name: manifest.name, tarball: join(destination, created), manifest };
+}
+
+const CANARY_FAULTS = [
+  ['publint', /^publint error EXPORTS_TYPES_SHOULD_BE_FIRST/],
+  ['the import test', /^import @mtpx-canary\/broken failed/],
+  ['the undeclared import scan (code)', /^dist code import "left-pad-canary-undeclared"/],
+  ['the undeclared import scan (declarations)', /^dist declarations import "zod", which package/],
+];
+
+async function pool(tasks, size) {
+  const results = new Array(tasks.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) {
+      const index = next++;
+      results[index] = await tasks[index]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(size, tasks.length) }, worker));
+  return results;
+}
+
+async function main() {
+  const workspace = await mkdtemp(join(tmpdir(), 'mtpx-check-packages-'));
+  const tarballDirectory = join(workspace, 'tarballs');
+  await mkdir(tarballDirectory);
+  try {
+    const packages = await publishedPackages();
+    const tarballs = new Map();
+    for (const [name, { directory }] of packages)
+      tarballs.set(name, await pack(directory, tarballDirectory));
+
+    const canary = await packCanary(workspace, tarballDirectory);
+    const canaryPackages = new Map([[canary.name, { manifest: canary.manifest }]]);
+    const canaryReport = await checkPackage({
+      name: canary.name,
+      tarball: canary.tarball,
+      packages: canaryPackages,
+      tarballs: new Map([[canary.name, canary.tarball]]),
+      workspace,
+    });
+    const missed = CANARY_FAULTS.filter(
+      ([, pattern]) => !canaryReport.problems.some((problem) => pattern.test(problem)),
+    ).map(([detector]) => detector);
+    if (missed.length > 0) {
+      console.log(
+        `FAIL the check itself: the canary's faults went unnoticed by ${missed.join(', ')}`,
+      );
+      console.log(`  it reported:\n  ${canaryReport.problems.join('\n  ') || '(nothing)'}`);
+      return 1;
+    }
+    console.log(
+      `ok  canary: every detector caught its fault (${CANARY_FAULTS.length} of ${CANARY_FAULTS.length})`,
+    );
+
+    const names = [...packages.keys()].filter((name) => only.length === 0 || only.includes(name));
+    const reports = await pool(
+      names.map(
+        (name) => () =>
+          checkPackage({ name, tarball: tarballs.get(name), packages, tarballs, workspace }),
+      ),
+      Math.max(1, Math.min(4, availableParallelism())),
+    );
+    const failures = [];
+    names.forEach((name, index) => {
+      const { lines, problems } = reports[index];
+      if (problems.length === 0) console.log(`ok  ${name}`);
+      else {
+        failures.push(name);
+        console.log(`FAIL ${name}\n  ${problems.join('\n  ')}`);
+      }
+      for (const line of lines) console.log(line);
+    });
+    if (failures.length > 0) {
+      console.log(`Packaging check failed for: ${failures.join(', ')}`);
+      return 1;
+    }
+    console.log(`Packaging check passed (${names.length} packages).`);
+    return 0;
+  } finally {
+    await rm(workspace, { recursive: true, force: true });
   }
 }
 
-rmSync(workspace, { recursive: true, force: true });
-if (failures.length > 0) {
-  console.log(`Packaging check failed for: ${failures.join(', ')}`);
-  process.exit(1);
-}
-console.log('Packaging check passed.');
+process.exitCode = await main();

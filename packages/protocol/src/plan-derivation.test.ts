@@ -264,5 +264,6 @@ describe('planFromToolCalls: property over 1,000 random DAGs', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+    // 1,000 derivations take well under a second alone; CI runs every package at once on two cores.
+  }, 60_000);
 });

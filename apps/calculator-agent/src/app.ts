@@ -1,0 +1,99 @@
+import type { Readable, Writable } from 'node:stream';
+import { type AgentEvent, createAgent } from '@mtpx/agent';
+import type { Provider } from '@mtpx/protocol';
+import { scriptedProvider } from '@mtpx/providers/testing';
+import { TerminalApprover } from './approval';
+import type { CliOptions } from './cli-options';
+import { createModelProvider } from './model-provider';
+import { INSTRUCTIONS, QUESTION, scriptedTurns } from './scenario';
+import { shouldColor, Terminal } from './terminal';
+import { TimelineView } from './timeline';
+import { agentTools, createWorkspace } from './workspace';
+
+/** Where the app reads and writes. */
+export interface AppIo {
+  stdin: Readable & { isTTY?: boolean };
+  stdout: Writable & { isTTY?: boolean; columns?: number };
+  stderr: Writable;
+}
+
+/** The offline model: the scenario's native responses, streamed in small chunks with a first-token delay. */
+export function offlineProvider(): Provider {
+  return scriptedProvider(scriptedTurns, {
+    latencyMs: 250,
+    chunkDelayMs: 15,
+    chunkSize: 12,
+    model: 'offline-script',
+  });
+}
+
+/** An event as one JSON line; errors keep their name, code and message. */
+export function eventJson(event: AgentEvent): string {
+  return JSON.stringify(event, (_key, value: unknown) =>
+    value instanceof Error
+      ? {
+          name: value.name,
+          message: value.message,
+          ...('code' in value ? { code: value.code } : {}),
+        }
+      : value,
+  );
+}
+
+/**
+ * Runs the agent once on the question, streamed with eager dispatch, and shows it: the
+ * timeline (or `--json` events). Resolves with the exit code: 0 when the model answered.
+ */
+export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
+  const model = options.model ? await createModelProvider(options.model) : undefined;
+  // With --json, stdout carries only events: people-facing text goes to stderr.
+  const people = options.json ? io.stderr : io.stdout;
+  const terminal = new Terminal(people, shouldColor(people, options.color));
+  const { colors } = terminal;
+  const workspace = await createWorkspace();
+  const approver = options.ask ? new TerminalApprover(terminal, io.stdin, people) : undefined;
+  const stop = new AbortController();
+  const onInterrupt = () => stop.abort(new Error('interrupted'));
+  process.once('SIGINT', onInterrupt);
+  try {
+    const agent = createAgent({
+      provider: model?.provider ?? offlineProvider(),
+      tools: agentTools(workspace.root, options.toolLatencyMs),
+      instructions: INSTRUCTIONS,
+      eagerDispatch: options.eager,
+      ...(approver
+        ? { policy: { defaults: { write: 'ask', destructive: 'ask' } }, approve: approver.approve }
+        : {}),
+    });
+    if (!options.json) {
+      terminal.line(colors.bold('calculator-agent · one model response, one tool round'));
+      terminal.line();
+      terminal.line(
+        `${terminal.label('model')}${model ? model.label : `offline script: native tool calls replayed as a stream ${colors.dim('(no key, no network; --provider for a real model)')}`}`,
+      );
+      const latency =
+        options.toolLatencyMs > 0
+          ? ` · each call takes ${options.toolLatencyMs} ms more, like a remote service ${colors.dim('(--tool-latency)')}`
+          : '';
+      terminal.line(`${terminal.label('tools')}calculator.*, file.*${latency}`);
+      terminal.line(
+        `${terminal.label('files')}${workspace.root} ${colors.dim('(a temporary folder the file tools cannot leave)')}`,
+      );
+      if (approver) terminal.line(`${terminal.label('approval')}write tools ask you first (--ask)`);
+    }
+    const timeline = new TimelineView(terminal, {
+      chartWidth: Math.max(24, Math.min(60, (io.stdout.columns ?? 120) - 70)),
+    });
+    const stream = agent.stream(options.question ?? QUESTION, { signal: stop.signal });
+    for await (const event of stream) {
+      if (options.json) io.stdout.write(`${eventJson(event)}\n`);
+      else timeline.handle(event);
+    }
+    const output = await stream.result;
+    return output.stop_reason === 'final' ? 0 : 1;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    approver?.close();
+    await workspace.remove();
+  }
+}

@@ -1,0 +1,129 @@
+import { parseArgs } from 'node:util';
+import { CliError } from './cli-error';
+import { isProviderName, type ModelChoice, PROVIDER_NAMES } from './model-provider';
+
+/** Everything the command line can set. */
+export interface CliOptions {
+  /** A real model; the offline script when absent. */
+  model?: ModelChoice;
+  /** The question (a real model only: the script answers the seed's question). */
+  question?: string;
+  /** Print the event stream as JSON lines instead of the timeline. */
+  json: boolean;
+  /** Ask at the terminal before write and destructive tools run. */
+  ask: boolean;
+  /** Start calls only once the model's stream has ended (to compare). */
+  eager: boolean;
+  /** Extra milliseconds every tool takes; default 150 offline, 0 with a real model. */
+  toolLatencyMs: number;
+  color?: boolean;
+  help: boolean;
+}
+
+/** The text `--help` prints. */
+export const HELP = `calculator-agent: one model response, a $ref chain and independent calls, one tool round
+
+Usage: pnpm demo [-- options]        (or: pnpm --filter calculator-agent start [-- options])
+
+  --provider NAME        a real model: ${PROVIDER_NAMES.join(', ')}
+  --model ID             the model (each provider has a default but lmstudio and vllm)
+  --base-url URL         the provider's API base URL
+  --question TEXT        your own question (with --provider; offline, the script answers the seed's)
+  --ask                  ask at the terminal before write tools run (file.write_file)
+  --json                 print the agent's events as JSON lines instead of the timeline
+  --no-eager             start tool calls only after the model's stream has ended, to compare
+  --tool-latency MS      extra milliseconds per tool call (default 150 offline, 0 with --provider)
+  --color, --no-color    force colour on or off (default: on in a terminal)
+  -h, --help             this text
+
+Offline by default: a scripted model replays native, streamed tool calls. Keys for real
+providers come from the usual variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY, …).`;
+
+/** Parses the command line (a leading `--`, as pnpm may pass it, is ignored). */
+export function parseCliOptions(argv: readonly string[]): CliOptions {
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    throw new CliError(`${(error as Error).message} (see --help)`);
+  }
+  const { values, positionals } = parsed;
+  const options: CliOptions = {
+    json: values.json === true,
+    ask: values.ask === true,
+    eager: values['no-eager'] !== true,
+    toolLatencyMs: 0,
+    help: values.help === true,
+  };
+  if (values.color) options.color = true;
+  if (values['no-color']) options.color = false;
+
+  if (values.provider !== undefined) {
+    if (!isProviderName(values.provider))
+      throw new CliError(
+        `Unknown --provider "${values.provider}". Use one of: ${PROVIDER_NAMES.join(', ')}.`,
+      );
+    options.model = {
+      provider: values.provider,
+      model: values.model,
+      baseUrl: values['base-url'] && parseUrl('--base-url', values['base-url']),
+    };
+  } else if (values.model !== undefined || values['base-url'] !== undefined) {
+    throw new CliError(
+      '--model and --base-url need --provider (without it the model is the offline script).',
+    );
+  }
+
+  const question = values.question ?? (positionals.length > 0 ? positionals.join(' ') : undefined);
+  if (question !== undefined) {
+    if (options.model === undefined)
+      throw new CliError(
+        'A question of your own needs a real model (--provider …): the offline script answers the seed’s question.',
+      );
+    options.question = question;
+  }
+
+  const latency = values['tool-latency'];
+  options.toolLatencyMs = options.model === undefined ? 150 : 0;
+  if (latency !== undefined) {
+    const milliseconds = Number(latency);
+    if (!Number.isInteger(milliseconds) || milliseconds < 0 || milliseconds > 60_000)
+      throw new CliError(
+        `--tool-latency must be a whole number of milliseconds (0–60000), not "${latency}".`,
+      );
+    options.toolLatencyMs = milliseconds;
+  }
+  return options;
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      provider: { type: 'string' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      question: { type: 'string' },
+      ask: { type: 'boolean' },
+      json: { type: 'boolean' },
+      'no-eager': { type: 'boolean' },
+      'tool-latency': { type: 'string' },
+      color: { type: 'boolean' },
+      'no-color': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function parseUrl(flag: string, value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
+  } catch {
+    // reported below
+  }
+  throw new CliError(`${flag} must be an http(s) URL, not "${value}".`);
+}

@@ -1,0 +1,173 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { AgentEvent } from '@mtpx/agent';
+import { safeParseJson } from '@mtpx/protocol';
+import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
+import { describe, expect, it } from 'vitest';
+import { TOOL_ROUND } from './scenario';
+
+const appDirectory = join(import.meta.dirname, '..');
+const tsx = join(appDirectory, 'node_modules', '.bin', 'tsx');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** This process's environment without the colour switches vitest sets. */
+function inheritedEnv(): NodeJS.ProcessEnv {
+  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...rest } = process.env;
+  return rest;
+}
+
+/** Runs the app as `pnpm demo` does (`tsx src/main.ts …`), feeds `input`, waits for it to exit. */
+function runApp(
+  args: string[],
+  options: { env?: NodeJS.ProcessEnv; input?: string } = {},
+): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tsx, ['src/main.ts', ...args], {
+      cwd: appDirectory,
+      env: { ...inheritedEnv(), ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/** The JSON lines of `--json`; a line that is not JSON fails the test. */
+function events(stdout: string): AgentEvent[] {
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => {
+      const parsed = safeParseJson(line);
+      if (!parsed.ok) throw new Error(`not a JSON line: ${line}`);
+      return parsed.value as unknown as AgentEvent;
+    });
+}
+
+describe.concurrent('calculator-agent (smoke)', () => {
+  it('pnpm demo: the timeline of one tool round and the answer 31, offline', async () => {
+    const { code, stdout, stderr } = await runApp([]);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    for (const call of [
+      'call_1  calculator.subtract(a: 18, b: 6)',
+      'call_2  calculator.multiply(a: 4, b: $call_1)  needs call_1',
+      'call_3  calculator.divide(a: $call_2, b: 3)  needs call_2',
+      'call_4  calculator.add(a: 15, b: $call_3)  needs call_3',
+      'call_5  file.read_file(path: "notes.txt")',
+      'call_6  file.write_file(path: "backup/notes.txt", content: $call_5)  needs call_5',
+    ])
+      expect(stdout).toContain(`ready  ${call}`);
+    expect(stdout).toMatch(/done {3}call_4 {2}→ 31/);
+    // The round's chart: the model's stream and one bar per call, on one axis.
+    expect(stdout).toMatch(/^ {2}model +▒+/m);
+    for (const id of ['call_1', 'call_2', 'call_3', 'call_4', 'call_5', 'call_6'])
+      expect(stdout).toMatch(new RegExp(`^  ${id} \\S+ +[ ·]*█+`, 'm'));
+    expect(stdout).toContain('6 calls from ONE model response');
+    expect(stdout).toMatch(/^answer +15 \+ \(4 × \(18 − 6\)\) \/ 3 = 31\./m);
+    expect(stdout).toContain('2 model calls · 1 tool round · 6 tool calls');
+    expect(stdout).not.toContain('\u001b['); // piped: no colour
+  });
+
+  it('--json prints the event stream; calls start while the model is still writing', async () => {
+    const { code, stdout } = await runApp(['--json']);
+    expect(code).toBe(0);
+    const stream = events(stdout);
+    expect(stream[0]).toMatchObject({ type: 'run-started', streaming: true, eagerDispatch: true });
+    const ready = stream.filter((event) => event.type === 'tool-call-ready');
+    expect(ready.map((event) => event.call.id)).toEqual(
+      TOOL_ROUND.toolCalls?.map((call) => call.id),
+    );
+    const firstStart = stream.findIndex((event) => event.type === 'call-started');
+    const lastReady = stream.lastIndexOf(ready[ready.length - 1] as AgentEvent);
+    expect(firstStart).toBeLessThan(lastReady); // eager dispatch
+    const finished = stream.at(-1);
+    expect(finished).toMatchObject({
+      type: 'run-finished',
+      output: { stop_reason: 'final', rounds: 2 },
+    });
+    expect(finished?.type === 'run-finished' && finished.output.final_text).toContain('= 31.');
+  });
+
+  it('--no-eager starts the calls only after the stream has ended', async () => {
+    const { code, stdout } = await runApp(['--json', '--no-eager']);
+    expect(code).toBe(0);
+    const stream = events(stdout);
+    const firstStart = stream.findIndex((event) => event.type === 'call-started');
+    const lastReady = stream.findLastIndex((event) => event.type === 'tool-call-ready');
+    expect(firstStart).toBeGreaterThan(lastReady);
+  });
+
+  it('--ask asks before the write; yes runs it, flagged approved', async () => {
+    const { code, stdout } = await runApp(['--ask'], { input: 'y\n' });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(
+      /\? allow call_6 file\.write_file\(path: "backup\/notes\.txt", content: "Offsite budget.*\(write\)\? \(y\/N\) y/,
+    );
+    expect(stdout).toMatch(/done {3}call_6 .*\[approved\]/);
+    expect(stdout).toContain('I backed up notes.txt to backup/notes.txt.');
+  });
+
+  it('--ask: no runs nothing, flagged denied, and the model hears why', async () => {
+    const { code, stdout } = await runApp(['--ask'], { input: 'n\n' });
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/fail {3}call_6 .*denied.*\[denied\]/);
+    expect(stdout).toContain('I did not back up notes.txt');
+    expect(stdout).toMatch(/= 31\./);
+  });
+
+  it('a real provider adapter, against a local scripted OpenAI server', async ({
+    onTestFinished,
+  }) => {
+    const server = await startScriptedOpenAIServer([
+      TOOL_ROUND,
+      { text: '15 + (4 × (18 − 6)) / 3 = 31.' },
+    ]);
+    onTestFinished(() => server.close());
+    const { code, stdout } = await runApp(
+      ['--provider', 'openai', '--model', 'test-model', '--base-url', `${server.url}/v1`],
+      { env: { OPENAI_API_KEY: 'test-key' } },
+    );
+    expect(code).toBe(0);
+    expect(stdout).toContain('openai test-model');
+    expect(stdout).toContain('6 calls from ONE model response');
+    expect(stdout).toMatch(/^answer +15 \+ \(4 × \(18 − 6\)\) \/ 3 = 31\./m);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a missing API key is one line naming the variable, and no stack trace', async () => {
+    const { code, stdout, stderr } = await runApp(['--provider', 'anthropic'], {
+      env: { ANTHROPIC_API_KEY: '' },
+    });
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      'calculator-agent: --provider anthropic needs an API key: set the ANTHROPIC_API_KEY environment variable.\n',
+    );
+  });
+
+  it('an unknown provider or a question without a model is a usage error', async () => {
+    const unknown = await runApp(['--provider', 'skynet']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      'Unknown --provider "skynet". Use one of: openai, anthropic, groq',
+    );
+    const question = await runApp(['What is 2 + 2?']);
+    expect(question.code).toBe(2);
+    expect(question.stderr).toContain('needs a real model');
+  });
+});

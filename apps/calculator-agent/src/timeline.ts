@@ -1,0 +1,251 @@
+import type { AgentEvent } from '@mtpx/agent';
+import type { JsonValue, ToolResult } from '@mtpx/protocol';
+import { formatCall, formatMs, formatValue, referencedIds, shorten } from './format';
+import { drawGantt, type GanttRow } from './gantt';
+import type { Terminal } from './terminal';
+
+interface CallRecord {
+  id: string;
+  name: string;
+  args: JsonValue;
+  readyAt?: number;
+  startAt?: number;
+  endAt?: number;
+  result?: ToolResult;
+  flags: string[];
+}
+
+interface RoundRecord {
+  round: number;
+  startAt: number;
+  calls: Map<string, CallRecord>;
+}
+
+/** How the timeline is laid out. */
+export interface TimelineOptions {
+  /** Columns of the round chart's time axis. */
+  chartWidth: number;
+}
+
+/**
+ * The run as it happens, for people: a header, then for every round the model call and
+ * each tool call as it becomes ready, starts (when it had to wait for its inputs) and
+ * finishes, with its flags — and, when the round is over, a chart of the round on one
+ * time axis, so calls that ran side by side overlap and eager dispatch shows as calls
+ * running while the model is still writing. Ends with the answer and the usage.
+ */
+export class TimelineView {
+  readonly #terminal: Terminal;
+  readonly #options: TimelineOptions;
+  #round: RoundRecord | undefined;
+  #callCount = 0;
+  #toolRounds = 0;
+
+  constructor(terminal: Terminal, options: TimelineOptions) {
+    this.#terminal = terminal;
+    this.#options = options;
+  }
+
+  #at(at: number): string {
+    return this.#terminal.colors.dim(formatMs(at).padStart(9));
+  }
+
+  #call(id: string): CallRecord {
+    const round = this.#round as RoundRecord;
+    let record = round.calls.get(id);
+    if (record === undefined) {
+      record = { id, name: '?', args: null, flags: [] };
+      round.calls.set(id, record);
+    }
+    return record;
+  }
+
+  /** Renders one event. */
+  handle(event: AgentEvent): void {
+    const { colors } = this.#terminal;
+    switch (event.type) {
+      case 'run-started':
+        this.#terminal.line(`${this.#terminal.label('question')}${colors.bold(event.input)}`);
+        this.#terminal.line(
+          `${this.#terminal.label('run')}${event.streaming ? `streamed · eager dispatch ${event.eagerDispatch ? 'on: each call starts once it is complete and its inputs exist' : colors.yellow('off: calls start when the stream has ended')}` : 'whole turns'}`,
+        );
+        return;
+      case 'round-started':
+        this.#round = { round: event.round, startAt: event.at, calls: new Map() };
+        this.#terminal.line();
+        this.#terminal.line(
+          `${colors.bold(colors.magenta(`round ${event.round}`))}  ${colors.dim(`model call with ${event.messageCount} messages and ${event.tools.length} tools`)}`,
+        );
+        return;
+      case 'tool-call-ready': {
+        const record = this.#call(event.call.id);
+        record.name = event.call.name;
+        record.args = event.call.arguments as JsonValue;
+        record.readyAt = event.at;
+        const waits = referencedIds(record.args);
+        this.#terminal.line(
+          `${this.#at(event.at)}  ${colors.cyan('ready')}  ${colors.bold(event.call.id.padEnd(8))}${formatCall(event.call.name, record.args)}${waits.length > 0 ? colors.dim(`  needs ${waits.join(', ')}`) : ''}${event.refused ? colors.red('  refused: over the tool call limit') : ''}`,
+        );
+        return;
+      }
+      case 'call-started': {
+        const record = this.#call(event.callId);
+        record.startAt = event.at;
+        const needs = referencedIds(record.args);
+        if (record.readyAt !== undefined && needs.length > 0) {
+          const waited = `waited ${formatMs(event.at - record.readyAt)} for ${needs.join(', ')}`;
+          this.#terminal.line(
+            `${this.#at(event.at)}  ${colors.blue('start')}  ${colors.bold(event.callId.padEnd(8))}${colors.dim(waited)}`,
+          );
+        }
+        return;
+      }
+      case 'call-retried':
+        this.#terminal.line(
+          `${this.#at(event.at)}  ${colors.yellow('retry')}  ${colors.bold(event.callId.padEnd(8))}${colors.dim(`attempt ${event.attempt} failed (${event.error}); again in ${formatMs(event.delayMs)}`)}`,
+        );
+        return;
+      case 'call-finished': {
+        const record = this.#call(event.callId);
+        record.endAt = event.at;
+        record.startAt ??= event.at - event.durationMs;
+        record.result = event.result;
+        if (event.cached) record.flags.push('cached');
+        if (event.approval === 'ask' && event.success) record.flags.push('approved');
+        if (event.errorCode === 'denied') record.flags.push('denied');
+        if (event.errorCode === 'approval_required') record.flags.push('needs approval');
+        const flags = record.flags.map((flag) => colors.yellow(`[${flag}]`)).join(' ');
+        const outcome = event.success
+          ? `→ ${formatValue(event.result.output, 48)}`
+          : colors.red(`✗ ${event.errorCode ?? 'error'}: ${shorten(event.result.error ?? '', 80)}`);
+        this.#terminal.line(
+          `${this.#at(event.at)}  ${event.success ? colors.green('done ') : colors.red('fail ')}  ${colors.bold(event.callId.padEnd(8))}${outcome}  ${colors.dim(`in ${formatMs(event.durationMs)}`)}${flags ? ` ${flags}` : ''}`,
+        );
+        return;
+      }
+      case 'call-skipped': {
+        const record = this.#call(event.callId);
+        record.endAt = undefined;
+        record.startAt ??= event.at;
+        record.result = event.result;
+        record.flags.push('skipped');
+        this.#terminal.line(
+          `${this.#at(event.at)}  ${colors.yellow('skip ')}  ${colors.bold(event.callId.padEnd(8))}${colors.yellow(`[skipped] ${event.errorCode}: ${shorten(event.error, 80)}`)}`,
+        );
+        return;
+      }
+      case 'round-finished':
+        this.#roundFinished(event);
+        return;
+      case 'run-finished': {
+        const { output } = event;
+        this.#terminal.line();
+        this.#terminal.line(
+          `${this.#terminal.label('answer', colors.green)}${colors.bold(output.final_text || '(none)')}`,
+        );
+        const tokens =
+          output.usage.totalTokens > 0
+            ? `${output.usage.totalTokens} tokens (${output.usage.inputTokens} in, ${output.usage.outputTokens} out)`
+            : 'no token counts (the scripted model reports none)';
+        this.#terminal.line(
+          `${this.#terminal.label('usage')}${output.rounds} model call${output.rounds === 1 ? '' : 's'} · ${this.#toolRounds} tool round${this.#toolRounds === 1 ? '' : 's'} · ${this.#callCount} tool calls · ${tokens} · ${formatMs(event.durationMs)}`,
+        );
+        if (output.stop_reason !== 'final')
+          this.#terminal.line(
+            `${this.#terminal.label('stopped', colors.yellow)}${output.stop_reason}`,
+          );
+        return;
+      }
+      case 'run-cancelled':
+        this.#terminal.line(
+          `${this.#terminal.label('cancelled', colors.yellow)}${String(event.reason)}`,
+        );
+        return;
+      case 'run-failed':
+        this.#terminal.line(
+          `${this.#terminal.label('failed', colors.red)}${event.code ? `${event.code}: ` : ''}${event.message}`,
+        );
+        return;
+      default:
+        return;
+    }
+  }
+
+  #roundFinished(event: Extract<AgentEvent, { type: 'round-finished' }>): void {
+    const { colors } = this.#terminal;
+    const round = this.#round;
+    if (round === undefined) return;
+    const text = typeof event.message.content === 'string' ? event.message.content.trim() : '';
+    const calls = [...round.calls.values()];
+    const usage =
+      event.usage && event.usage.totalTokens > 0 ? ` · ${event.usage.totalTokens} tokens` : '';
+    if (calls.length === 0) {
+      this.#terminal.line(
+        `${this.#at(event.at)}  ${colors.green('text ')}  ${colors.dim(`the model answered in ${formatMs(event.modelMs)} (${text.length} characters)${usage}`)}`,
+      );
+      return;
+    }
+    this.#toolRounds += 1;
+    this.#callCount += calls.length;
+    const rows: GanttRow[] = [
+      {
+        label: 'model',
+        startAt: round.startAt,
+        endAt: round.startAt + event.modelMs,
+        kind: 'model',
+        note: colors.dim(
+          `wrote ${calls.length} call${calls.length === 1 ? '' : 's'} in ${formatMs(event.modelMs)}`,
+        ),
+      },
+      ...calls.map((call): GanttRow => {
+        const kind =
+          call.flags.includes('skipped') || call.flags.includes('denied')
+            ? 'skipped'
+            : call.result?.success === false
+              ? 'error'
+              : call.flags.includes('cached')
+                ? 'cached'
+                : 'ok';
+        const startAt = call.startAt ?? call.readyAt ?? round.startAt;
+        const span =
+          call.endAt === undefined
+            ? colors.yellow('not run')
+            : `${Math.round(startAt - round.startAt)}–${formatMs(call.endAt - round.startAt)}`;
+        return {
+          label: `${call.id} ${call.name}`,
+          ...(call.readyAt === undefined ? {} : { readyAt: call.readyAt }),
+          startAt,
+          ...(call.endAt === undefined ? {} : { endAt: call.endAt }),
+          kind,
+          note: colors.dim(span),
+        };
+      }),
+    ];
+    const toMs = Math.max(event.at, ...calls.map((call) => call.endAt ?? 0));
+    this.#terminal.line();
+    for (const line of drawGantt(
+      rows,
+      { fromMs: round.startAt, toMs, width: this.#options.chartWidth },
+      colors,
+    ))
+      this.#terminal.line(line);
+    const ran = calls.filter((call) => call.endAt !== undefined && call.startAt !== undefined);
+    const work = ran.reduce((sum, call) => sum + ((call.endAt ?? 0) - (call.startAt ?? 0)), 0);
+    const firstStart = Math.min(...ran.map((call) => call.startAt ?? Number.POSITIVE_INFINITY));
+    const wall = ran.length === 0 ? 0 : toMs - firstStart;
+    const modelEnd = round.startAt + event.modelMs;
+    const early = ran.filter((call) => (call.startAt ?? modelEnd) < modelEnd).length;
+    const facts = [
+      `${calls.length} call${calls.length === 1 ? '' : 's'} from ONE model response`,
+      ...(early > 0 ? [`${early} started while the model was still writing`] : []),
+      `${formatMs(work)} of tool time in ${formatMs(wall)}`,
+      `round ${formatMs(event.durationMs)}${usage}`,
+    ];
+    this.#terminal.line(`  ${facts.join(' · ')}`);
+    this.#terminal.line(
+      colors.dim(
+        `  ${colors.blue('▒')} model writing   · waiting for inputs   ${colors.green('█')} running   ${colors.cyan('░')} cached   ${colors.yellow('×')} skipped or denied`,
+      ),
+    );
+  }
+}

@@ -1,0 +1,145 @@
+import { parseArgs } from 'node:util';
+import type { McpClientEra } from '@mtpx/mcp';
+import { CliError } from './cli-error';
+import type { ServerChoice } from './mcp-connection';
+import { isProviderName, type ModelChoice, PROVIDER_NAMES } from './model-provider';
+import { isDate, type PresetAnswer } from './terminal-user';
+
+/** Everything the command line can set. */
+export interface CliOptions {
+  /** The name to book under; asked at the terminal when absent. */
+  name?: string;
+  party: number;
+  /** Answers to the server's questions, by form field (`date`, `confirm`). */
+  answers: Record<string, PresetAnswer>;
+  era: McpClientEra;
+  server: ServerChoice;
+  /** A real model for the client agent; the offline script when absent. */
+  model?: ModelChoice;
+  color?: boolean;
+  help: boolean;
+}
+
+/** The text `--help` prints. */
+export const HELP = `mcp-multiround: an MTPX agent books a table through a multi-round MCP tool
+
+Usage: pnpm --filter mcp-multiround start [-- options]
+
+  --name NAME          the name to book under (asked at the terminal when left out)
+  --party N            how many people (default 2)
+  --date YYYY-MM-DD    answers the server's date question (asked at the terminal otherwise)
+  --yes, --no          answers the server's confirmation (asked at the terminal otherwise)
+  --era 2026|2025|auto the client's MCP protocol era (default 2026: MCP 2026-07-28)
+  --transport http|stdio
+                       Streamable HTTP to a server in this process (default), or stdio to a
+                       server this client spawns
+  --server URL         a running server instead (pnpm --filter mcp-multiround server -- --http)
+  --provider NAME      a real model for the agent: ${PROVIDER_NAMES.join(', ')}
+  --model ID, --base-url URL
+  --color, --no-color  force colour on or off (default: on in a terminal)
+  -h, --help           this text
+
+Non-interactive: pnpm --filter mcp-multiround start -- --name Ada --date 2026-12-24 --yes`;
+
+/** Parses the command line (a leading `--`, as pnpm may pass it, is ignored). */
+export function parseCliOptions(argv: readonly string[]): CliOptions {
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(args).values;
+  } catch (error) {
+    throw new CliError(`${(error as Error).message} (see --help)`);
+  }
+  const options: CliOptions = {
+    party: 2,
+    answers: {},
+    era: '2026',
+    server: { transport: 'http' },
+    help: values.help === true,
+  };
+  if (values.name !== undefined) {
+    if (values.name.trim() === '') throw new CliError('--name must not be empty.');
+    options.name = values.name.trim();
+  }
+  if (values.party !== undefined) {
+    const party = Number(values.party);
+    if (!Number.isInteger(party) || party < 1 || party > 12)
+      throw new CliError(`--party must be a whole number from 1 to 12, not "${values.party}".`);
+    options.party = party;
+  }
+  if (values.date !== undefined) {
+    if (!isDate(values.date))
+      throw new CliError(`--date must be a date written YYYY-MM-DD, not "${values.date}".`);
+    options.answers.date = { value: values.date, flag: '--date' };
+  }
+  if (values.yes && values.no) throw new CliError('Pass --yes or --no, not both.');
+  if (values.yes) options.answers.confirm = { value: true, flag: '--yes' };
+  if (values.no) options.answers.confirm = { value: false, flag: '--no' };
+  if (values.era !== undefined) {
+    if (values.era !== '2025' && values.era !== '2026' && values.era !== 'auto')
+      throw new CliError(`--era must be 2026, 2025 or auto, not "${values.era}".`);
+    options.era = values.era;
+  }
+  const transport = values.transport ?? 'http';
+  if (transport !== 'http' && transport !== 'stdio')
+    throw new CliError(`--transport must be http or stdio, not "${transport}".`);
+  if (values.server !== undefined) {
+    if (transport === 'stdio')
+      throw new CliError(
+        '--server is a Streamable HTTP URL: it does not go with --transport stdio.',
+      );
+    options.server = { transport: 'http', url: parseUrl('--server', values.server) };
+  } else options.server = { transport };
+  if (values.color) options.color = true;
+  if (values['no-color']) options.color = false;
+  if (values.provider !== undefined) {
+    if (!isProviderName(values.provider))
+      throw new CliError(
+        `Unknown --provider "${values.provider}". Use one of: ${PROVIDER_NAMES.join(', ')}.`,
+      );
+    options.model = {
+      provider: values.provider,
+      model: values.model,
+      baseUrl: values['base-url'] && parseUrl('--base-url', values['base-url']).href,
+    };
+  } else if (values.model !== undefined || values['base-url'] !== undefined) {
+    throw new CliError(
+      '--model and --base-url need --provider (without it the agent is the offline script).',
+    );
+  }
+  return options;
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      name: { type: 'string' },
+      party: { type: 'string' },
+      date: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      no: { type: 'boolean' },
+      era: { type: 'string' },
+      transport: { type: 'string' },
+      server: { type: 'string' },
+      provider: { type: 'string' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      color: { type: 'boolean' },
+      'no-color': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function parseUrl(flag: string, value: string): URL {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
+  } catch {
+    // reported below
+  }
+  throw new CliError(`${flag} must be an http(s) URL, not "${value}".`);
+}

@@ -1,0 +1,117 @@
+import { parseArgs } from 'node:util';
+import { CliError } from './cli-error';
+import { isProviderName, type ModelChoice, PROVIDER_NAMES } from './model-provider';
+
+/** How a failed step is handled; the plan's own `failureStrategy` unless `--strategy` overrides it. */
+export type FailureStrategy = 'abort' | 'skip' | 'retry';
+
+/** Everything the command line can set. */
+export interface CliOptions {
+  /** An MPL proxy to use instead of the embedded one. */
+  proxy?: string;
+  /** Bearer token of that proxy (`--token`, else `MPL_TOKEN`). */
+  token?: string;
+  /** Folder for the embedded proxy's provenance database (kept); a temporary one otherwise. */
+  dataDir?: string;
+  /** A real planner model; the scripted planner when absent. */
+  model?: ModelChoice;
+  /** Overrides the plan's failure strategy. */
+  strategy?: FailureStrategy;
+  /** The tool that fails once on purpose (`web_search`), or none. */
+  failOnce?: string;
+  color?: boolean;
+  help: boolean;
+}
+
+/** The text `--help` prints. */
+export const HELP = `planner-executor: the MPL multi-agent tutorial, end to end
+
+Usage: pnpm --filter planner-executor start [-- options]
+
+  --proxy URL          use a running MPL proxy (mpl serve --stypes apps/planner-executor/stypes)
+                       instead of starting one in this process
+  --token TOKEN        bearer token of that proxy (default: $MPL_TOKEN)
+  --data DIR           keep the embedded proxy's SQLite provenance in DIR
+  --provider NAME      plan with a real model: ${PROVIDER_NAMES.join(', ')}
+  --model ID           the model (each provider has a default but lmstudio and vllm)
+  --base-url URL       the provider's API base URL
+  --strategy S         abort, skip or retry: overrides the plan's failureStrategy
+  --no-failure         do not fail web_search once on purpose
+  --color, --no-color  force colour on or off (default: on in a terminal)
+  -h, --help           this text
+
+Offline by default: the planner is a scripted model replaying a native tool call.`;
+
+/** Parses the command line (a leading `--`, as pnpm may pass it, is ignored). */
+export function parseCliOptions(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): CliOptions {
+  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    values = parse(args).values;
+  } catch (error) {
+    throw new CliError(`${(error as Error).message} (see --help)`);
+  }
+  const options: CliOptions = { help: values.help === true, failOnce: 'web_search' };
+  if (values.proxy !== undefined) options.proxy = parseUrl('--proxy', values.proxy);
+  const token = values.token ?? env.MPL_TOKEN;
+  if (token) options.token = token;
+  if (values.data !== undefined) options.dataDir = values.data;
+  if (values['no-failure']) delete options.failOnce;
+  if (values.color) options.color = true;
+  if (values['no-color']) options.color = false;
+  if (values.strategy !== undefined) {
+    if (!['abort', 'skip', 'retry'].includes(values.strategy))
+      throw new CliError(`--strategy must be abort, skip or retry, not "${values.strategy}".`);
+    options.strategy = values.strategy as FailureStrategy;
+  }
+  if (values.provider !== undefined) {
+    if (!isProviderName(values.provider))
+      throw new CliError(
+        `Unknown --provider "${values.provider}". Use one of: ${PROVIDER_NAMES.join(', ')}.`,
+      );
+    options.model = {
+      provider: values.provider,
+      model: values.model,
+      baseUrl: values['base-url'] && parseUrl('--base-url', values['base-url']),
+    };
+  } else if (values.model !== undefined || values['base-url'] !== undefined) {
+    throw new CliError(
+      '--model and --base-url need --provider (without it the planner is the offline script).',
+    );
+  }
+  return options;
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      proxy: { type: 'string' },
+      token: { type: 'string' },
+      data: { type: 'string' },
+      provider: { type: 'string' },
+      model: { type: 'string' },
+      'base-url': { type: 'string' },
+      strategy: { type: 'string' },
+      'no-failure': { type: 'boolean' },
+      color: { type: 'boolean' },
+      'no-color': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+function parseUrl(flag: string, value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value.replace(/\/+$/, '');
+  } catch {
+    // reported below
+  }
+  throw new CliError(`${flag} must be an http(s) URL, not "${value}".`);
+}

@@ -1,0 +1,48 @@
+import type { Writable } from 'node:stream';
+import picocolors from 'picocolors';
+
+/** The colour functions the app uses (all identity functions when colour is off). */
+export type Colors = ReturnType<typeof picocolors.createColors>;
+
+/**
+ * Whether to colour output written to `stream`: `--color` / `--no-color` win, then
+ * `NO_COLOR` and `FORCE_COLOR` (any value but `0`), then whether the stream is a terminal.
+ * Piped output is never coloured unless asked for.
+ */
+export function shouldColor(
+  stream: Writable & { isTTY?: boolean },
+  flag: boolean | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): boolean {
+  if (flag !== undefined) return flag;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== '')
+    return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  return stream.isTTY === true && env.TERM !== 'dumb';
+}
+
+/** Where the app writes: lines to stdout, with or without colour. */
+export class Terminal {
+  readonly colors: Colors;
+  readonly #out: Writable;
+
+  constructor(out: Writable, color: boolean) {
+    this.#out = out;
+    this.colors = picocolors.createColors(color);
+  }
+
+  /** Writes one line. */
+  line(text = ''): void {
+    this.#out.write(`${text}\n`);
+  }
+
+  /** A left column label, padded so the lines after it align, optionally painted. */
+  label(text: string, paint: (text: string) => string = (plain) => plain): string {
+    return this.colors.bold(paint(text.padEnd(11)));
+  }
+}
+
+/** `text` cut to `length` characters, with an ellipsis when cut. */
+export function shorten(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, Math.max(0, length - 1))}…`;
+}
