@@ -18,6 +18,10 @@ export function packageVitestConfig(directory: string, overrides: ViteUserConfig
       reporters: ['default', ['json', { outputFile: join(directory, 'test-results/vitest.json') }]],
       typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
       restoreMocks: true,
+      // CI runs every package's tests at once on two cores: tests that spawn processes or
+      // load servers need room. Nothing waits on these limits; they only catch hangs.
+      testTimeout: 30_000,
+      hookTimeout: 60_000,
       ...overrides,
     },
   });
