@@ -20,6 +20,7 @@ import { createPlanTools, SUMMARY_STYPE } from './plan-tools';
 import { PlanView } from './plan-view';
 import { requestPlan, scriptedPlanner } from './planner';
 import type { Terminal } from './terminal';
+import { TUTORIAL_PLANS } from './tutorial-plans';
 
 /** This app's own STypes (`org.report.Summary.v1`), in the reference registry layout. */
 export const APP_STYPES_DIRECTORY = fileURLToPath(new URL('../stypes', import.meta.url));
@@ -89,9 +90,10 @@ async function startSession(
  */
 export async function runApp(options: CliOptions, terminal: Terminal): Promise<number> {
   const view = new PlanView(terminal);
+  const tutorialPlan = TUTORIAL_PLANS[options.plan];
   const planner = options.model
     ? await createModelProvider(options.model)
-    : { provider: scriptedPlanner(), label: 'scripted model (offline)' };
+    : { provider: scriptedPlanner(tutorialPlan), label: 'scripted model (offline)' };
   terminal.line(
     terminal.colors.bold('planner-executor · the MPL multi-agent tutorial, end to end'),
   );
@@ -111,7 +113,12 @@ export async function runApp(options: CliOptions, terminal: Terminal): Promise<n
     const session = await openSession(client, proxy.url);
 
     const tools = createPlanTools({ failOnce: options.failOnce });
-    const { plan, usage } = await requestPlan(planner.provider, tools, stop.signal);
+    const { plan, usage } = await requestPlan(
+      planner.provider,
+      tools,
+      tutorialPlan.goal,
+      stop.signal,
+    );
 
     // The executor: a session handler for TaskPlans, which the proxy forwards once valid.
     let planShown: () => void = () => {};

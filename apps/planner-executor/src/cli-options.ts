@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CliError } from './cli-error';
 import { isProviderName, type ModelChoice, PROVIDER_NAMES } from './model-provider';
+import { isPlanName, PLAN_NAMES, type PlanName } from './tutorial-plans';
 
 /** How a failed step is handled; the plan's own `failureStrategy` unless `--strategy` overrides it. */
 export type FailureStrategy = 'abort' | 'skip' | 'retry';
@@ -13,6 +14,8 @@ export interface CliOptions {
   token?: string;
   /** Folder for the embedded proxy's provenance database (kept); a temporary one otherwise. */
   dataDir?: string;
+  /** Which tutorial plan: its goal, and the plan the scripted planner answers with. */
+  plan: PlanName;
   /** A real planner model; the scripted planner when absent. */
   model?: ModelChoice;
   /** Overrides the plan's failure strategy. */
@@ -32,6 +35,8 @@ Usage: pnpm --filter planner-executor start [-- options]
                        instead of starting one in this process
   --token TOKEN        bearer token of that proxy (default: $MPL_TOKEN)
   --data DIR           keep the embedded proxy's SQLite provenance in DIR
+  --plan NAME          search (default): the tutorial's web search step, a 4-entry chain;
+                       research: the tutorial's 3-step plan, 2 + 2 × 3 entries
   --provider NAME      plan with a real model: ${PROVIDER_NAMES.join(', ')}
   --model ID           the model (each provider has a default but lmstudio and vllm)
   --base-url URL       the provider's API base URL
@@ -54,11 +59,20 @@ export function parseCliOptions(
   } catch (error) {
     throw new CliError(`${(error as Error).message} (see --help)`);
   }
-  const options: CliOptions = { help: values.help === true, failOnce: 'web_search' };
+  const options: CliOptions = {
+    help: values.help === true,
+    plan: 'search',
+    failOnce: 'web_search',
+  };
   if (values.proxy !== undefined) options.proxy = parseUrl('--proxy', values.proxy);
   const token = values.token ?? env.MPL_TOKEN;
   if (token) options.token = token;
   if (values.data !== undefined) options.dataDir = values.data;
+  if (values.plan !== undefined) {
+    if (!isPlanName(values.plan))
+      throw new CliError(`--plan must be ${PLAN_NAMES.join(' or ')}, not "${values.plan}".`);
+    options.plan = values.plan;
+  }
   if (values['no-failure']) delete options.failOnce;
   if (values.color) options.color = true;
   if (values['no-color']) options.color = false;
@@ -94,6 +108,7 @@ function parse(args: string[]) {
       proxy: { type: 'string' },
       token: { type: 'string' },
       data: { type: 'string' },
+      plan: { type: 'string' },
       provider: { type: 'string' },
       model: { type: 'string' },
       'base-url': { type: 'string' },

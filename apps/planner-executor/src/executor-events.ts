@@ -18,23 +18,40 @@ export type ExecutorAgentEvent =
   | { type: 'message-refused'; method: string; stype: string; stepId?: number; error: MplError }
   /** The executor's reasoning about the plan was decided (recorded or not, see the next event). */
   | { type: 'reasoning-decided'; reasoning: ReasoningPayload }
-  /** An attempt at a step begins. */
-  | { type: 'step-started'; stepId: number; tool: string; attempt: number; maxAttempts: number }
-  /** The tool ran (or failed) for one attempt. */
+  /** A step begins: one invocation, in which the tool may run up to `maxAttempts` times. */
+  | { type: 'step-started'; stepId: number; tool: string; maxAttempts: number }
+  /**
+   * An attempt failed with a retryable error and, under the `retry` strategy, the MTPX
+   * executor runs the tool again after `delayMs`, within the same invocation.
+   */
+  | {
+      type: 'tool-retried';
+      stepId: number;
+      tool: string;
+      /** The attempt that failed (1 for the first). */
+      attempt: number;
+      maxAttempts: number;
+      delayMs: number;
+      error: string;
+    }
+  /** The tool is done for this invocation: its final result, after every attempt. */
   | {
       type: 'tool-finished';
       stepId: number;
-      attempt: number;
       result: ToolResult;
+      /** How many times the tool ran. */
+      attempts: number;
+      /** From the first attempt's start to the end of the last, retry waits included. */
       durationMs: number;
     }
-  /** A step failed and the failure strategy decided what happens next. */
+  /** A step's failure remained (after any retries): the failure strategy decided what follows. */
   | {
       type: 'strategy-applied';
       stepId: number;
       strategy: FailureStrategy;
-      action: 'retry' | 'skip' | 'abort';
-      attempt: number;
+      action: 'skip' | 'abort';
+      /** How many times the tool ran (0 when the proxy refused the invocation). */
+      attempts: number;
       maxAttempts: number;
       reason: string;
     }

@@ -6,19 +6,20 @@ import {
   MplError,
   type TaskPlanPayload,
   type ToolInvocationPayload,
-  type ToolResultPayload,
 } from '@mtpx/mpl';
 import type { JsonObject, JsonValue, ToolResult } from '@mtpx/protocol';
 import type { FailureStrategy } from './cli-options';
 import type { ExecutorAgentEvent } from './executor-events';
 import { analysePlan, type FailurePolicy, failurePolicyOf, reasoningFor } from './plan-reasoning';
 import type { PlanStep, PlanTool } from './plan-tools';
+import { type ToolRun, toResultPayload } from './tool-result-payload';
 
 /** What became of one step. */
 export interface StepOutcome {
   stepId: number;
   tool: string;
   status: 'succeeded' | 'failed' | 'skipped' | 'not-run';
+  /** How many times the tool ran, all within the step's one invocation. */
   attempts: number;
   output?: JsonValue;
   error?: string;
@@ -29,11 +30,12 @@ export interface PlanOutcome {
   planId: string;
   /**
    * `completed`: every step succeeded; `partial`: the `skip` strategy left steps out;
-   * `aborted`: a step failed under `abort` (or `retry` ran out); `rejected`: the plan
-   * cannot run (its dependencies form a cycle).
+   * `aborted`: a step failed under `abort` (or under `retry`, with no retry left or a
+   * failure no retry can fix); `rejected`: the plan cannot run (its dependencies form a cycle).
    */
   status: 'completed' | 'partial' | 'aborted' | 'rejected';
   steps: StepOutcome[];
+  /** Tool runs after a first failed attempt, over all steps. */
   retries: number;
   reason?: string;
 }
@@ -55,25 +57,20 @@ const STYPES = {
   result: 'org.agent.ToolResult.v1',
 } as const;
 
-function asObject(value: JsonValue): JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-    ? (value as JsonObject)
-    : { value };
-}
-
 /**
  * The tutorial's executor agent. For each plan it records its reasoning, then runs every
- * step as soon as the steps it depends on have succeeded: each attempt is a
- * `ToolInvocation` (the proxy validates the envelope and the args against `args_stype`),
- * the tool run by an MTPX executor, and a `ToolResult`. A failed step gets the plan's
- * failure strategy: `retry` (a new invocation, up to `maxRetries` times, for failures a
- * retry can fix), `skip` (the step and what needs it are left out) or `abort`.
+ * step as soon as the steps it depends on have succeeded: one `ToolInvocation` (the proxy
+ * validates the envelope and the args against `args_stype`), the tool run by an MTPX
+ * executor, and one `ToolResult` with the final outcome. The plan's failure strategy:
+ * `retry` lets the executor run the tool again, up to `maxRetries` times within that
+ * invocation, after a failure the tool marks retryable; a failure that remains (or any
+ * failure under `abort`) aborts the plan; `skip` leaves the step and what needs it out.
  */
 export class PlanExecutor {
   readonly #options: PlanExecutorOptions;
   readonly #tools: Map<string, PlanTool>;
-  /** What each failing tool said about its failure, by call id (the result keeps only `error_code`). */
-  readonly #toolFailures = new Map<string, { code: string; retryable: boolean }>();
+  /** What the tool did in each invocation in flight, by call id (the invocation's id). */
+  readonly #toolRuns = new Map<string, ToolRun>();
 
   constructor(options: PlanExecutorOptions) {
     this.#options = options;
@@ -110,14 +107,7 @@ export class PlanExecutor {
           return this.#notRun(step, `it needs step ${needed}, which ${describe(dependency)}`);
       }
       if (planSignal.aborted) return this.#notRun(step, 'the plan was aborted');
-      const stepOutcome = await this.#runAttempts(
-        plan,
-        step,
-        policy,
-        executor,
-        planSignal,
-        running,
-      );
+      const stepOutcome = await this.#invokeStep(plan, step, policy, executor, planSignal, running);
       outcome.retries += Math.max(0, stepOutcome.attempts - 1);
       if (stepOutcome.status === 'failed' && policy.strategy !== 'skip') {
         outcome.status = 'aborted';
@@ -140,19 +130,19 @@ export class PlanExecutor {
   }
 
   #createExecutor(policy: FailurePolicy): Executor {
-    // Keep each tool's own error code and whether it said a retry can help.
+    // The plan's retry budget becomes every tool's own `retries`: the MTPX executor runs a
+    // tool again after a failure it marks retryable, within the one invocation. The wrapper
+    // counts the runs and keeps the tool's own error code (the result keeps only `error_code`).
     const tools: AnyTool[] = this.#options.tools.map(({ tool }) => ({
       ...tool,
+      retries: policy.maxAttempts - 1,
       execute: async (args: never, context) => {
+        const run: ToolRun = { attempts: context.attempt };
+        this.#toolRuns.set(context.call.id, run);
         try {
           return await tool.execute(args, context);
         } catch (error) {
-          this.#toolFailures.set(
-            context.call.id,
-            ToolExecutionError.isInstance(error)
-              ? { code: error.code, retryable: error.retryable }
-              : { code: 'tool_error', retryable: false },
-          );
+          run.failureCode = ToolExecutionError.isInstance(error) ? error.code : 'tool_error';
           throw error;
         }
       },
@@ -163,7 +153,11 @@ export class PlanExecutor {
     });
   }
 
-  async #runAttempts(
+  /**
+   * One step: one ToolInvocation, the tool run by the executor (with its retries), one
+   * ToolResult with the final outcome. A failure that remains gets `skip` or `abort`.
+   */
+  async #invokeStep(
     plan: TaskPlanPayload,
     step: PlanStep,
     policy: FailurePolicy,
@@ -178,106 +172,99 @@ export class PlanExecutor {
     const args = planTool?.buildArgs({ goal: plan.goal, step, inputs }) ?? {};
     const argsStype = step.args_stype ?? planTool?.argsStype;
 
-    for (let attempt = 1; ; attempt += 1) {
-      this.#options.onEvent({
-        type: 'step-started',
-        stepId: step.stepId,
-        tool: step.tool,
-        attempt,
-        maxAttempts: policy.maxAttempts,
-      });
-      const invocation: ToolInvocationPayload = {
-        invocationId: randomUUID(),
-        planId: plan.planId,
-        stepId: step.stepId,
-        tool: step.tool,
-        args: args as Record<string, unknown>,
-        ...(argsStype ? { args_stype: argsStype } : {}),
-      };
-      const accepted = await this.#send(
-        'agent.invoke_tool',
-        STYPES.invocation,
-        invocation,
-        step.stepId,
-        argsStype ? `args valid against ${argsStype}` : 'args untyped',
-      );
-      let failure: { message: string; retryable: boolean };
-      if (accepted === undefined) {
-        failure = { message: 'the proxy refused the invocation', retryable: false };
-      } else {
-        const { result, durationMs } = await this.#invoke(executor, invocation, signal);
-        this.#options.onEvent({
-          type: 'tool-finished',
-          stepId: step.stepId,
-          attempt,
-          result,
-          durationMs,
-        });
-        const toolFailure = this.#toolFailures.get(invocation.invocationId);
-        const resultPayload = toResultPayload(
-          invocation.invocationId,
-          result,
-          durationMs,
-          toolFailure?.code,
-        );
-        const recorded = await this.#send(
-          'agent.tool_result',
-          STYPES.result,
-          resultPayload,
-          step.stepId,
-          `status ${resultPayload.status}`,
-        );
-        if (recorded === undefined)
-          failure = { message: 'the proxy refused the tool result', retryable: false };
-        else if (result.success)
-          return {
-            stepId: step.stepId,
-            tool: step.tool,
-            status: 'succeeded',
-            attempts: attempt,
-            output: result.output,
-          };
-        else
-          failure = {
-            message: result.error ?? 'the tool failed',
-            // A time limit may pass on a second try; otherwise the tool says.
-            retryable:
-              result.error_code === 'timeout' ||
-              (result.error_code === 'tool_error' && toolFailure?.retryable === true),
-          };
-      }
+    this.#options.onEvent({
+      type: 'step-started',
+      stepId: step.stepId,
+      tool: step.tool,
+      maxAttempts: policy.maxAttempts,
+    });
+    const invocation: ToolInvocationPayload = {
+      invocationId: randomUUID(),
+      planId: plan.planId,
+      stepId: step.stepId,
+      tool: step.tool,
+      args: args as Record<string, unknown>,
+      ...(argsStype ? { args_stype: argsStype } : {}),
+    };
+    const accepted = await this.#send(
+      'agent.invoke_tool',
+      STYPES.invocation,
+      invocation,
+      step.stepId,
+      argsStype ? `args valid against ${argsStype}` : 'args untyped',
+    );
+    if (accepted === undefined)
+      return this.#applyStrategy(step, policy, 0, 'the proxy refused the invocation');
 
-      const canRetry =
-        policy.strategy === 'retry' &&
-        failure.retryable &&
-        attempt < policy.maxAttempts &&
-        !signal.aborted;
-      const action = canRetry ? 'retry' : policy.strategy === 'skip' ? 'skip' : 'abort';
-      this.#options.onEvent({
-        type: 'strategy-applied',
-        stepId: step.stepId,
-        strategy: policy.strategy,
-        action,
-        attempt,
-        maxAttempts: policy.maxAttempts,
-        reason: failure.message,
-      });
-      if (action === 'retry') continue;
-      return {
-        stepId: step.stepId,
-        tool: step.tool,
-        status: action === 'skip' ? 'skipped' : 'failed',
-        attempts: attempt,
-        error: failure.message,
-      };
-    }
+    const { result, durationMs, run } = await this.#runTool(
+      executor,
+      invocation,
+      policy.maxAttempts,
+      signal,
+    );
+    this.#options.onEvent({
+      type: 'tool-finished',
+      stepId: step.stepId,
+      result,
+      attempts: run.attempts,
+      durationMs,
+    });
+    const resultPayload = toResultPayload(invocation.invocationId, result, { durationMs, ...run });
+    const recorded = await this.#send(
+      'agent.tool_result',
+      STYPES.result,
+      resultPayload,
+      step.stepId,
+      run.attempts > 1
+        ? `status ${resultPayload.status} · durationMs ${resultPayload.durationMs} covers ${run.attempts} attempts`
+        : `status ${resultPayload.status}`,
+    );
+    if (recorded === undefined)
+      return this.#applyStrategy(step, policy, run.attempts, 'the proxy refused the tool result');
+    if (!result.success)
+      return this.#applyStrategy(step, policy, run.attempts, result.error ?? 'the tool failed');
+    return {
+      stepId: step.stepId,
+      tool: step.tool,
+      status: 'succeeded',
+      attempts: run.attempts,
+      output: result.output,
+    };
   }
 
-  async #invoke(
+  /** A failure that remains: `skip` leaves the step out, `abort` and a spent `retry` fail it. */
+  #applyStrategy(
+    step: PlanStep,
+    policy: FailurePolicy,
+    attempts: number,
+    reason: string,
+  ): StepOutcome {
+    const action = policy.strategy === 'skip' ? 'skip' : 'abort';
+    this.#options.onEvent({
+      type: 'strategy-applied',
+      stepId: step.stepId,
+      strategy: policy.strategy,
+      action,
+      attempts,
+      maxAttempts: policy.maxAttempts,
+      reason,
+    });
+    return {
+      stepId: step.stepId,
+      tool: step.tool,
+      status: action === 'skip' ? 'skipped' : 'failed',
+      attempts,
+      error: reason,
+    };
+  }
+
+  /** Runs the invocation's tool call; each retry the executor makes is reported as it happens. */
+  async #runTool(
     executor: Executor,
     invocation: ToolInvocationPayload,
+    maxAttempts: number,
     signal: AbortSignal,
-  ): Promise<{ result: ToolResult; durationMs: number }> {
+  ): Promise<{ result: ToolResult; durationMs: number; run: ToolRun }> {
     let durationMs = 0;
     const [result] = await executor.executeToolCalls(
       [
@@ -290,11 +277,24 @@ export class PlanExecutor {
       {
         signal,
         onEvent: (event) => {
-          if (event.type === 'call-finished') durationMs = event.durationMs;
+          if (event.type === 'call-retried')
+            this.#options.onEvent({
+              type: 'tool-retried',
+              stepId: invocation.stepId,
+              tool: invocation.tool,
+              attempt: event.attempt,
+              maxAttempts,
+              delayMs: event.delayMs,
+              error: event.error,
+            });
+          else if (event.type === 'call-finished') durationMs = event.durationMs;
         },
       },
     );
-    return { result: result as ToolResult, durationMs };
+    // No run when the tool never started (its arguments were invalid, or the plan was cancelled).
+    const run = this.#toolRuns.get(invocation.invocationId) ?? { attempts: 0 };
+    this.#toolRuns.delete(invocation.invocationId);
+    return { result: result as ToolResult, durationMs, run };
   }
 
   #notRun(step: PlanStep, reason: string): StepOutcome {
@@ -338,32 +338,4 @@ function describe(outcome: StepOutcome): string {
   if (outcome.status === 'skipped') return 'was skipped';
   if (outcome.status === 'not-run') return 'did not run';
   return 'failed';
-}
-
-/** An executor result as the tutorial's `org.agent.ToolResult.v1`. */
-export function toResultPayload(
-  invocationId: string,
-  result: ToolResult,
-  durationMs: number,
-  toolCode?: string,
-): ToolResultPayload {
-  const payload: ToolResultPayload = {
-    invocationId,
-    status: result.success ? 'success' : result.error_code === 'timeout' ? 'timeout' : 'error',
-    result: result.success ? asObject(result.output) : {},
-    durationMs: Math.max(0, Math.round(durationMs)),
-  };
-  if (!result.success)
-    payload.error = {
-      code: errorCodeOf(result, toolCode),
-      message: result.error ?? 'The tool failed.',
-    };
-  return payload;
-}
-
-/** `TOOL_TIMEOUT`, `TOOL_UNAVAILABLE`, `INVALID_ARGUMENTS`, …: the tutorial's upper-case codes. */
-function errorCodeOf(result: ToolResult, toolCode: string | undefined): string {
-  if (result.error_code === 'timeout') return 'TOOL_TIMEOUT';
-  const code = (toolCode ?? result.error_code ?? 'tool_error').toUpperCase();
-  return result.error_code === 'tool_error' && !code.startsWith('TOOL_') ? `TOOL_${code}` : code;
 }

@@ -1,7 +1,7 @@
 import { ReasoningPayloadSchema, type TaskPlanPayload } from '@mtpx/mpl';
 import { describe, expect, it } from 'vitest';
 import { analysePlan, failurePolicyOf, reasoningFor } from './plan-reasoning';
-import { SCRIPTED_PLAN } from './planner';
+import { TUTORIAL_PLANS } from './tutorial-plans';
 
 const planId = '550e8400-e29b-41d4-a716-446655440010';
 
@@ -11,17 +11,29 @@ function plan(steps: TaskPlanPayload['steps'], constraints?: TaskPlanPayload['co
 
 describe('the executor’s reasoning about a plan', () => {
   it('reads the tutorial’s plan as a chain and rejects parallelizing its dependent steps', () => {
-    const tutorial = { planId, ...SCRIPTED_PLAN };
+    const tutorial = { planId, ...TUTORIAL_PLANS.research };
     const analysis = analysePlan(tutorial);
     expect(analysis).toEqual({ levels: [[1], [2], [3]] });
     const reasoning = reasoningFor(tutorial, analysis, failurePolicyOf(tutorial, undefined));
     expect(ReasoningPayloadSchema.safeParse(reasoning).success).toBe(true);
     expect(reasoning.conclusion).toBe(
-      'Execute steps sequentially: 1 -> 2 -> 3. Use retry strategy on failure (up to 2 retries per step).',
+      "Execute steps sequentially: 1 -> 2 -> 3. Use retry strategy on failure (up to 2 retries of a transient failure, within the step's invocation).",
     );
     expect(reasoning.alternatives).toEqual([
       { option: 'Parallelize steps 1 and 2', reason_rejected: "Step 2 depends on step 1's output" },
     ]);
+  });
+
+  it('reads the default plan as its one step', () => {
+    const search = { planId, ...TUTORIAL_PLANS.search };
+    const analysis = analysePlan(search);
+    const reasoning = reasoningFor(search, analysis, failurePolicyOf(search, undefined));
+    expect(ReasoningPayloadSchema.safeParse(reasoning).success).toBe(true);
+    expect(reasoning.thought).toBe(
+      'The plan has 1 step. Step 1 (web_search) has no dependencies and can start immediately.',
+    );
+    expect(reasoning.conclusion).toMatch(/^Execute step 1\. Use retry strategy on failure/);
+    expect(reasoning).not.toHaveProperty('alternatives');
   });
 
   it('runs independent steps side by side', () => {

@@ -14,7 +14,10 @@ export interface PlanAnalysis {
 /** The failure handling a plan asks for, with the defaults filled in. */
 export interface FailurePolicy {
   strategy: FailureStrategy;
-  /** Attempts per step: 1, or 1 + maxRetries under `retry`. */
+  /**
+   * Attempts per step, all within the step's one invocation: 1, or 1 + maxRetries under
+   * `retry` (the executor runs the tool again after a failure it marks retryable).
+   */
   maxAttempts: number;
   timeoutSeconds: number | undefined;
 }
@@ -66,9 +69,17 @@ function list(ids: readonly number[]): string {
   return `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
 }
 
+function describeOrder(levels: readonly number[][]): string {
+  const [first] = levels;
+  if (levels.length === 1 && first?.length === 1) return `Execute step ${first[0]}.`;
+  if (levels.every((level) => level.length === 1))
+    return `Execute steps sequentially: ${levels.map((level) => level[0]).join(' -> ')}.`;
+  return `Execute ${levels.map((level) => (level.length === 1 ? `step ${level[0]}` : `steps ${list(level)} in parallel`)).join(', then ')}.`;
+}
+
 function describeStrategy(policy: FailurePolicy): string {
   if (policy.strategy === 'retry')
-    return `Use retry strategy on failure (up to ${policy.maxAttempts - 1} retries per step).`;
+    return `Use retry strategy on failure (up to ${policy.maxAttempts - 1} retries of a transient failure, within the step's invocation).`;
   if (policy.strategy === 'skip') return 'Skip a step that fails, and the steps that need it.';
   return 'Abort the plan if a step fails.';
 }
@@ -99,10 +110,7 @@ export function reasoningFor(
       ? `Step ${step.stepId} (${step.tool}) has no dependencies and can start immediately.`
       : `Step ${step.stepId} (${step.tool}) needs step${needs.length === 1 ? '' : 's'} ${list(needs)}.`;
   });
-  const sequential = analysis.levels.every((level) => level.length === 1);
-  const order = sequential
-    ? `Execute steps sequentially: ${analysis.levels.map((level) => level[0]).join(' -> ')}.`
-    : `Execute ${analysis.levels.map((level) => (level.length === 1 ? `step ${level[0]}` : `steps ${list(level)} in parallel`)).join(', then ')}.`;
+  const order = describeOrder(analysis.levels);
 
   const alternatives: NonNullable<ReasoningPayload['alternatives']> = [];
   const levelOf = new Map(

@@ -3,10 +3,12 @@ import { RAGResponsePayloadSchema } from '@mtpx/mpl';
 import type { JsonValue, ToolResult } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
 import { createPlanTools, type PlanStep } from './plan-tools';
-import { SCRIPTED_PLAN } from './planner';
+import { TUTORIAL_PLANS } from './tutorial-plans';
+
+const RESEARCH_PLAN = TUTORIAL_PLANS.research;
 
 function step(stepId: number): PlanStep {
-  const found = SCRIPTED_PLAN.steps.find((candidate) => candidate.stepId === stepId);
+  const found = RESEARCH_PLAN.steps.find((candidate) => candidate.stepId === stepId);
   if (!found) throw new Error(`no step ${stepId}`);
   return found;
 }
@@ -21,7 +23,7 @@ function run(failOnce?: string) {
   const byName = new Map(planTools.map((planTool) => [planTool.tool.name, planTool]));
   return async (planStep: PlanStep, inputs: JsonValue[]): Promise<ToolResult> => {
     const planTool = byName.get(planStep.tool);
-    const args = planTool?.buildArgs({ goal: SCRIPTED_PLAN.goal, step: planStep, inputs }) ?? {};
+    const args = planTool?.buildArgs({ goal: RESEARCH_PLAN.goal, step: planStep, inputs }) ?? {};
     const [result] = await executor.executeToolCalls([
       { id: `step-${planStep.stepId}`, name: planStep.tool, arguments: args },
     ]);

@@ -20,6 +20,17 @@ function summarize(output: JsonValue | undefined): string {
   return shorten(JSON.stringify(output) ?? 'nothing', 100);
 }
 
+/** What a failure strategy did with a failure that remained. */
+function strategyText(event: Extract<ExecutorAgentEvent, { type: 'strategy-applied' }>): string {
+  if (event.action === 'skip') return `failureStrategy skip: step ${event.stepId} is left out`;
+  if (event.strategy !== 'retry') return `failureStrategy ${event.strategy}: the plan is aborted`;
+  const why =
+    event.attempts >= event.maxAttempts
+      ? `no retry left after ${event.attempts} ${event.attempts === 1 ? 'attempt' : 'attempts'}`
+      : 'the failure is not retryable';
+  return `failureStrategy retry: ${why}, the plan is aborted`;
+}
+
 /** Writes what the planner, the proxy and the executor do, as readable lines. */
 export class PlanView {
   readonly #terminal: Terminal;
@@ -93,35 +104,37 @@ export class PlanView {
         return;
       }
       case 'step-started': {
-        const attempt =
+        const attempts =
           event.maxAttempts > 1
-            ? colors.dim(` · attempt ${event.attempt} of ${event.maxAttempts}`)
+            ? colors.dim(` · one invocation, up to ${event.maxAttempts} attempts`)
             : '';
         this.#terminal.line(
-          `${this.#terminal.label(`step ${event.stepId}`)}${event.tool}${attempt}`,
+          `${this.#terminal.label(`step ${event.stepId}`)}${event.tool}${attempts}`,
         );
         return;
       }
+      case 'tool-retried':
+        this.#terminal.line(
+          `       ${colors.red('✗')} ${event.tool} attempt ${event.attempt} of ${event.maxAttempts} failed: ${event.error}`,
+        );
+        this.#terminal.line(
+          `       ${colors.yellow('↻')} ${colors.yellow(`failureStrategy retry: attempt ${event.attempt + 1} of ${event.maxAttempts} after ${event.delayMs} ms, within the same invocation`)}`,
+        );
+        return;
       case 'tool-finished': {
         const took = `${Math.round(event.durationMs)} ms`;
         const { result } = event;
+        const onAttempt = event.attempts > 1 ? ` on attempt ${event.attempts}` : '';
         this.#terminal.line(
           result.success
-            ? `       ${colors.green('✓')} ${result.tool_name} in ${took}: ${summarize(result.output)}`
-            : `       ${colors.red('✗')} ${result.tool_name} failed in ${took}: ${result.error ?? 'no reason given'}`,
+            ? `       ${colors.green('✓')} ${result.tool_name} succeeded${onAttempt} in ${took}: ${summarize(result.output)}`
+            : `       ${colors.red('✗')} ${result.tool_name} failed${onAttempt} in ${took}: ${result.error ?? 'no reason given'}`,
         );
         return;
       }
-      case 'strategy-applied': {
-        const text =
-          event.action === 'retry'
-            ? `failureStrategy retry: a new invocation (attempt ${event.attempt + 1} of ${event.maxAttempts})`
-            : event.action === 'skip'
-              ? `failureStrategy skip: step ${event.stepId} is left out`
-              : `failureStrategy ${event.strategy}: the plan is aborted`;
-        this.#terminal.line(`       ${colors.yellow('↻')} ${colors.yellow(text)}`);
+      case 'strategy-applied':
+        this.#terminal.line(`       ${colors.yellow('↻')} ${colors.yellow(strategyText(event))}`);
         return;
-      }
       case 'step-not-run':
         this.#terminal.line(
           `${this.#terminal.label(`step ${event.stepId}`)}${event.tool} ${colors.yellow(`not run: ${event.reason}`)}`,
@@ -133,16 +146,15 @@ export class PlanView {
   outcome(outcome: PlanOutcome): void {
     const { colors } = this.#terminal;
     const succeeded = outcome.steps.filter((step) => step.status === 'succeeded').length;
+    const total = `${outcome.steps.length} ${outcome.steps.length === 1 ? 'step' : 'steps'}`;
     const retries = `${outcome.retries} ${outcome.retries === 1 ? 'retry' : 'retries'}`;
     const left = outcome.steps.filter((step) => step.status !== 'succeeded');
     const headline =
       outcome.status === 'completed'
-        ? colors.green(
-            `plan completed: ${succeeded} of ${outcome.steps.length} steps succeeded, ${retries}`,
-          )
+        ? colors.green(`plan completed: ${succeeded} of ${total} succeeded, ${retries}`)
         : outcome.status === 'partial'
           ? colors.yellow(
-              `plan finished without ${left.length === 1 ? 'step' : 'steps'} ${left.map((step) => step.stepId).join(', ')}: ${succeeded} of ${outcome.steps.length} steps succeeded`,
+              `plan finished without ${left.length === 1 ? 'step' : 'steps'} ${left.map((step) => step.stepId).join(', ')}: ${succeeded} of ${total} succeeded`,
             )
           : colors.red(`plan ${outcome.status}: ${outcome.reason ?? ''}`);
     this.#terminal.line();

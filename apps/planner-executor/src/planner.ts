@@ -5,39 +5,10 @@ import { scriptedProvider } from '@mtpx/providers/testing';
 import { z } from 'zod';
 import { CliError } from './cli-error';
 import type { PlanTool } from './plan-tools';
+import type { PlanDraft } from './tutorial-plans';
 
 /** The tool the planner model answers with: a TaskPlan without its id (the app assigns one). */
 export const SUBMIT_PLAN_TOOL = 'submit_plan';
-
-/** The tutorial's goal. */
-export const GOAL = 'Research competitor pricing and create a summary report';
-
-/** The plan the scripted planner answers with: the tutorial's three steps. */
-export const SCRIPTED_PLAN: Omit<TaskPlanPayload, 'planId'> = {
-  goal: GOAL,
-  steps: [
-    {
-      stepId: 1,
-      action: 'Search for competitor pricing data',
-      tool: 'web_search',
-      args_stype: 'eval.rag.RAGQuery.v1',
-    },
-    {
-      stepId: 2,
-      action: 'Extract pricing information from results',
-      tool: 'data_extract',
-      dependsOn: [1],
-    },
-    {
-      stepId: 3,
-      action: 'Generate comparison report',
-      tool: 'report_generate',
-      dependsOn: [1, 2],
-      args_stype: 'org.report.Summary.v1',
-    },
-  ],
-  constraints: { maxRetries: 2, timeoutSeconds: 30, failureStrategy: 'retry' },
-};
 
 /** The planner's plan, before the proxy has judged it. */
 export interface PlannerAnswer {
@@ -45,12 +16,13 @@ export interface PlannerAnswer {
   usage?: Usage | undefined;
 }
 
-/** The offline planner: a scripted model whose one answer is a native `submit_plan` tool call. */
-export function scriptedPlanner(): Provider {
+/**
+ * The offline planner: a scripted model whose one answer is a native `submit_plan` tool
+ * call with `plan` as its arguments.
+ */
+export function scriptedPlanner(plan: PlanDraft): Provider {
   return scriptedProvider([
-    {
-      toolCalls: [{ id: 'call_plan', name: SUBMIT_PLAN_TOOL, arguments: SCRIPTED_PLAN }],
-    },
+    { toolCalls: [{ id: 'call_plan', name: SUBMIT_PLAN_TOOL, arguments: plan }] },
   ]);
 }
 
@@ -74,8 +46,8 @@ function instructions(tools: readonly PlanTool[]): string {
     return `- ${tool.name}${typed}: ${tool.description}`;
   });
   return [
-    'You are the planner of a planner-executor pair. Decompose the goal into steps that the',
-    'executor runs, each with exactly one of these tools:',
+    'You are the planner of a planner-executor pair. Decompose the goal into as few steps as',
+    'it needs; the executor runs each step with exactly one of these tools:',
     ...lines,
     'Give each step a stepId (1, 2, …), an `action` saying what it does (for web_search, the',
     'action is the search query), `dependsOn` listing the steps whose output it needs, and',
@@ -86,18 +58,20 @@ function instructions(tools: readonly PlanTool[]): string {
 }
 
 /**
- * Asks the planner model for a plan: one native tool call to `submit_plan` whose
- * arguments are the plan. The app gives it a fresh `planId`; the proxy judges the rest.
+ * Asks the planner model for a plan reaching `goal`: one native tool call to
+ * `submit_plan` whose arguments are the plan. The app gives it a fresh `planId`; the
+ * proxy judges the rest.
  */
 export async function requestPlan(
   provider: Provider,
   tools: readonly PlanTool[],
+  goal: string,
   signal?: AbortSignal,
 ): Promise<PlannerAnswer> {
   const turn = await provider.generate({
     messages: [
       { role: 'system', content: instructions(tools) },
-      { role: 'user', content: GOAL },
+      { role: 'user', content: goal },
     ],
     tools: [submitPlanSpec()],
     ...(signal ? { signal } : {}),
