@@ -2,13 +2,14 @@ import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mt
 import OpenAI, { type ClientOptions } from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { createFallbackCallId } from '../call-ids';
+import type { Environment } from '../environment';
 import { ProviderError } from '../provider-error';
 import { toProviderError } from '../sdk-errors';
 import { describeFailure, streamInterruptedError } from '../stream-interruption';
 import { createToolNameMapping } from '../tool-names';
 import {
+  isOpenAICompatiblePresetName,
   type OpenAICompatiblePresetName,
-  openAICompatiblePresets,
   resolveOpenAICompatiblePreset,
 } from './openai-presets';
 import { toOpenAIMessages, toOpenAITools } from './openai-request';
@@ -31,7 +32,7 @@ export interface OpenAIProviderOptions {
   /** The base URL; wins over the preset's URL and its environment variable. */
   baseURL?: string;
   /** The environment to read keys and URLs from; `process.env` when left out. */
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Environment;
   /**
    * How often the SDK retries 408, 409, 429, 5xx and connection failures, with
    * exponential backoff that honours `retry-after`. MTPX never retries on top. Default 2.
@@ -98,7 +99,7 @@ function buildClient(options: OpenAIProviderOptions): OpenAI {
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProvider {
   const preset = options.preset ?? 'openai';
-  if (!Object.hasOwn(openAICompatiblePresets, preset)) {
+  if (!isOpenAICompatiblePresetName(preset)) {
     // Resolving reports the unknown preset with the list of known ones.
     resolveOpenAICompatiblePreset({ preset, apiKey: 'unused' });
   }
