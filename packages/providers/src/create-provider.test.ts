@@ -1,16 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { jsonFixture } from './__fixtures__/fixtures';
+import { describe, expect, it } from 'vitest';
+import { modelServerPerTest, recordedResponses } from './__fixtures__/model-server-per-test';
 import { createProvider, isProviderName, providerNames } from './create-provider';
 import { openAICompatiblePresets } from './openai/openai-presets';
 import type { OpenAIProvider } from './openai/openai-provider';
 import { ProviderError } from './provider-error';
-import { type ModelServer, startModelServer } from './testing/model-server';
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const server = modelServerPerTest();
 
 const hi = { messages: [{ role: 'user' as const, content: 'Hi' }], tools: [] };
 
@@ -33,9 +28,7 @@ describe('createProvider', () => {
   });
 
   it('builds the Anthropic adapter with the key and base URL from the environment', async () => {
-    server = await startModelServer({
-      responses: [{ type: 'json', body: jsonFixture('anthropic/final-answer.json') }],
-    });
+    await server.start([recordedResponses('anthropic').json('final-answer')]);
     const provider = await createProvider({
       provider: 'anthropic',
       model: 'claude-test',
@@ -50,9 +43,7 @@ describe('createProvider', () => {
   });
 
   it('builds the OpenAI-compatible adapter with a preset’s key variable and an explicit base URL', async () => {
-    server = await startModelServer({
-      responses: [{ type: 'json', body: jsonFixture('openai/final-answer.json') }],
-    });
+    await server.start([recordedResponses('openai').json('final-answer')]);
     const provider = await createProvider({
       provider: 'groq',
       model: 'llama-test',

@@ -1,9 +1,7 @@
 import Anthropic, { type ClientOptions } from '@anthropic-ai/sdk';
 import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
 import type { Environment } from '../environment';
-import { ProviderError } from '../provider-error';
-import { toProviderError } from '../sdk-errors';
-import { describeFailure, streamInterruptedError } from '../stream-interruption';
+import { sendRequest, streamTurn } from '../provider-stream';
 import { createToolNameMapping } from '../tool-names';
 import { resolveAnthropicConnection } from './anthropic-connection';
 import { toAnthropicConversation, toAnthropicTools } from './anthropic-request';
@@ -108,49 +106,23 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
 
   async function generate(request: ProviderRequest): Promise<ProviderTurn> {
     const context = turnContext(request);
-    let response: Anthropic.Message;
-    try {
-      response = await client.messages.create(
-        { ...requestBody(request, context), stream: false },
-        { signal: request.signal },
-      );
-    } catch (error) {
-      throw toProviderError(error, { provider: label, signal: request.signal, phase: 'request' });
-    }
+    const { signal } = request;
+    const response = await sendRequest(label, signal, () =>
+      client.messages.create({ ...requestBody(request, context), stream: false }, { signal }),
+    );
     return turnFromAnthropicMessage(response, context);
   }
 
   async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
     const context = turnContext(request);
     const { signal } = request;
-    let events: AsyncIterable<Anthropic.RawMessageStreamEvent>;
-    try {
-      events = await client.messages.create(
-        { ...requestBody(request, context), stream: true },
-        { signal },
-      );
-    } catch (error) {
-      throw toProviderError(error, { provider: label, signal, phase: 'request' });
-    }
-    const assembler = new AnthropicStreamAssembler(context);
-    try {
-      for await (const event of events) yield* assembler.push(event);
-    } catch (error) {
-      if (ProviderError.isInstance(error)) throw error;
-      const mapped = toProviderError(error, { provider: label, signal, phase: 'stream' });
-      if (mapped.code !== 'stream_interrupted') throw mapped;
-      throw streamInterruptedError({
-        provider: label,
-        reason: `the connection broke off: ${describeFailure(error)}`,
-        incomplete: assembler.incomplete,
-        cause: error,
-      });
-    }
-    // The SDK ends a stream quietly when its request is aborted.
-    if (signal?.aborted) {
-      throw toProviderError(signal.reason, { provider: label, signal, phase: 'stream' });
-    }
-    yield* assembler.end();
+    yield* streamTurn({
+      provider: label,
+      signal,
+      open: () =>
+        client.messages.create({ ...requestBody(request, context), stream: true }, { signal }),
+      assembler: new AnthropicStreamAssembler(context),
+    });
   }
 
   return { name: 'anthropic', model: options.model, client, generate, stream };

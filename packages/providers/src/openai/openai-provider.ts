@@ -3,9 +3,7 @@ import OpenAI, { type ClientOptions } from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { createFallbackCallId } from '../call-ids';
 import type { Environment } from '../environment';
-import { ProviderError } from '../provider-error';
-import { toProviderError } from '../sdk-errors';
-import { describeFailure, streamInterruptedError } from '../stream-interruption';
+import { sendRequest, streamTurn } from '../provider-stream';
 import { createToolNameMapping } from '../tool-names';
 import {
   isOpenAICompatiblePresetName,
@@ -134,54 +132,33 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
 
   async function generate(request: ProviderRequest): Promise<ProviderTurn> {
     const context = turnContext(request);
-    const failure = { provider: label, signal: request.signal, phase: 'request' as const };
-    let completion: OpenAI.ChatCompletion;
-    try {
-      completion = await client.chat.completions.create(
+    const { signal } = request;
+    const completion = await sendRequest(label, signal, () =>
+      client.chat.completions.create(
         { ...requestBody(request, context), stream: false },
-        { signal: request.signal },
-      );
-    } catch (error) {
-      throw toProviderError(error, failure);
-    }
+        { signal },
+      ),
+    );
     return turnFromChatCompletion(completion, context);
   }
 
   async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
     const context = turnContext(request);
     const { signal } = request;
-    let chunks: AsyncIterable<OpenAI.ChatCompletionChunk>;
-    try {
-      chunks = await client.chat.completions.create(
-        {
-          ...requestBody(request, context),
-          stream: true,
-          ...(streamUsage ? { stream_options: { include_usage: true } } : {}),
-        },
-        { signal },
-      );
-    } catch (error) {
-      throw toProviderError(error, { provider: label, signal, phase: 'request' });
-    }
-    const assembler = new OpenAIStreamAssembler(context);
-    try {
-      for await (const chunk of chunks) yield* assembler.push(chunk);
-    } catch (error) {
-      if (ProviderError.isInstance(error)) throw error;
-      const mapped = toProviderError(error, { provider: label, signal, phase: 'stream' });
-      if (mapped.code !== 'stream_interrupted') throw mapped;
-      throw streamInterruptedError({
-        provider: label,
-        reason: `the connection broke off: ${describeFailure(error)}`,
-        incomplete: assembler.incomplete,
-        cause: error,
-      });
-    }
-    // The SDK ends a stream quietly when its request is aborted.
-    if (signal?.aborted) {
-      throw toProviderError(signal.reason, { provider: label, signal, phase: 'stream' });
-    }
-    yield* assembler.end();
+    yield* streamTurn({
+      provider: label,
+      signal,
+      open: () =>
+        client.chat.completions.create(
+          {
+            ...requestBody(request, context),
+            stream: true,
+            ...(streamUsage ? { stream_options: { include_usage: true } } : {}),
+          },
+          { signal },
+        ),
+      assembler: new OpenAIStreamAssembler(context),
+    });
   }
 
   return {
