@@ -1,12 +1,11 @@
 import type { Readable, Writable } from 'node:stream';
 import { type AgentEvent, createAgent } from '@mtpx/agent';
+import { createModelProvider, shouldColor, Terminal } from '@mtpx/example-kit';
 import type { Provider } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { TerminalApprover } from './approval';
 import type { CliOptions } from './cli-options';
-import { createModelProvider } from './model-provider';
 import { INSTRUCTIONS, QUESTION, scriptedTurns } from './scenario';
-import { shouldColor, Terminal } from './terminal';
 import { TimelineView } from './timeline';
 import { agentTools, createWorkspace } from './workspace';
 

@@ -1,9 +1,8 @@
-import { createInterface, type Interface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
+import { LineReader, type Terminal } from '@mtpx/example-kit';
 import type { ApproveHandler } from '@mtpx/executor';
 import type { JsonValue } from '@mtpx/protocol';
 import { formatCall } from './format';
-import type { Terminal } from './terminal';
 
 /**
  * Asks the person at the terminal before a write or destructive tool runs (`--ask`).
@@ -16,14 +15,14 @@ export class TerminalApprover {
   readonly #terminal: Terminal;
   readonly #input: Readable & { isTTY?: boolean };
   readonly #output: Writable;
-  #readline: Interface | undefined;
-  #lines: AsyncIterator<string> | undefined;
+  readonly #lines: LineReader;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(terminal: Terminal, input: Readable & { isTTY?: boolean }, output: Writable) {
     this.#terminal = terminal;
     this.#input = input;
     this.#output = output;
+    this.#lines = new LineReader(input);
   }
 
   /** The executor's `approve` handler. */
@@ -44,7 +43,7 @@ export class TerminalApprover {
     try {
       const { colors } = this.#terminal;
       this.#output.write(`${colors.yellow('  ? allow')} ${what}? ${colors.dim('(y/N)')} `);
-      const answer = (await this.#nextLine())?.trim() ?? '';
+      const answer = (await this.#lines.next())?.trim() ?? '';
       if (!this.#input.isTTY) this.#output.write(`${answer}\n`);
       return /^y(es)?$/i.test(answer);
     } finally {
@@ -52,21 +51,8 @@ export class TerminalApprover {
     }
   }
 
-  async #nextLine(): Promise<string | undefined> {
-    if (this.#lines === undefined) {
-      this.#readline = createInterface({
-        input: this.#input,
-        crlfDelay: Number.POSITIVE_INFINITY,
-        terminal: false,
-      });
-      this.#lines = this.#readline[Symbol.asyncIterator]();
-    }
-    const next = await this.#lines.next();
-    return next.done ? undefined : next.value;
-  }
-
   /** Stops reading the input, so the process can exit. */
   close(): void {
-    this.#readline?.close();
+    this.#lines.close();
   }
 }

@@ -1,6 +1,13 @@
-import { parseArgs } from 'node:util';
-import { CliError } from './cli-error';
-import { isProviderName, type ModelChoice, PROVIDER_NAMES } from './model-provider';
+import {
+  CliError,
+  COMMON_FLAGS,
+  colorFlag,
+  MODEL_FLAGS,
+  type ModelChoice,
+  modelChoiceFromFlags,
+  PROVIDER_NAMES,
+  parseFlags,
+} from '@mtpx/example-kit';
 
 /** Everything the command line can set. */
 export interface CliOptions {
@@ -41,14 +48,18 @@ providers come from the usual variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, GROQ
 
 /** Parses the command line (a leading `--`, as pnpm may pass it, is ignored). */
 export function parseCliOptions(argv: readonly string[]): CliOptions {
-  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new CliError(`${(error as Error).message} (see --help)`);
-  }
-  const { values, positionals } = parsed;
+  const { values, positionals } = parseFlags(argv, {
+    allowPositionals: true,
+    options: {
+      ...MODEL_FLAGS,
+      question: { type: 'string' },
+      ask: { type: 'boolean' },
+      json: { type: 'boolean' },
+      'no-eager': { type: 'boolean' },
+      'tool-latency': { type: 'string' },
+      ...COMMON_FLAGS,
+    },
+  });
   const options: CliOptions = {
     json: values.json === true,
     ask: values.ask === true,
@@ -56,24 +67,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     toolLatencyMs: 0,
     help: values.help === true,
   };
-  if (values.color) options.color = true;
-  if (values['no-color']) options.color = false;
+  const color = colorFlag(values);
+  if (color !== undefined) options.color = color;
 
-  if (values.provider !== undefined) {
-    if (!isProviderName(values.provider))
-      throw new CliError(
-        `Unknown --provider "${values.provider}". Use one of: ${PROVIDER_NAMES.join(', ')}.`,
-      );
-    options.model = {
-      provider: values.provider,
-      model: values.model,
-      baseUrl: values['base-url'] && parseUrl('--base-url', values['base-url']),
-    };
-  } else if (values.model !== undefined || values['base-url'] !== undefined) {
-    throw new CliError(
-      '--model and --base-url need --provider (without it the model is the offline script).',
-    );
-  }
+  const model = modelChoiceFromFlags(values, 'the model');
+  if (model !== undefined) options.model = model;
 
   const question = values.question ?? (positionals.length > 0 ? positionals.join(' ') : undefined);
   if (question !== undefined) {
@@ -95,35 +93,4 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
     options.toolLatencyMs = milliseconds;
   }
   return options;
-}
-
-function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      provider: { type: 'string' },
-      model: { type: 'string' },
-      'base-url': { type: 'string' },
-      question: { type: 'string' },
-      ask: { type: 'boolean' },
-      json: { type: 'boolean' },
-      'no-eager': { type: 'boolean' },
-      'tool-latency': { type: 'string' },
-      color: { type: 'boolean' },
-      'no-color': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-}
-
-function parseUrl(flag: string, value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
-  } catch {
-    // reported below
-  }
-  throw new CliError(`${flag} must be an http(s) URL, not "${value}".`);
 }

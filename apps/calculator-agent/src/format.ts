@@ -1,3 +1,4 @@
+import { shorten } from '@mtpx/example-kit';
 import type { JsonValue } from '@mtpx/protocol';
 
 function isObject(value: unknown): value is Record<string, JsonValue> {
@@ -8,11 +9,6 @@ function isReference(value: unknown): value is { $ref: string; $path?: string } 
   if (!isObject(value) || typeof value.$ref !== 'string') return false;
   const keys = Object.keys(value);
   return keys.length === 1 || (keys.length === 2 && typeof value.$path === 'string');
-}
-
-/** `text` cut to `length` characters, with an ellipsis when cut. */
-export function shorten(text: string, length: number): string {
-  return text.length <= length ? text : `${text.slice(0, Math.max(0, length - 1))}…`;
 }
 
 /**

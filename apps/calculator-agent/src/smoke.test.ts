@@ -1,48 +1,18 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { AgentEvent } from '@mtpx/agent';
+import { type AppProcessOptions, type AppRun, runAppProcess } from '@mtpx/example-kit/testing';
 import { safeParseJson } from '@mtpx/protocol';
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
 import { TOOL_ROUND } from './scenario';
 
 const appDirectory = join(import.meta.dirname, '..');
-const tsx = join(appDirectory, 'node_modules', '.bin', 'tsx');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** This process's environment without the colour switches vitest sets. */
-function inheritedEnv(): NodeJS.ProcessEnv {
-  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...rest } = process.env;
-  return rest;
-}
 
 /** Runs the app as `pnpm demo` does (`tsx src/main.ts …`), feeds `input`, waits for it to exit. */
-function runApp(
-  args: string[],
-  options: { env?: NodeJS.ProcessEnv; input?: string } = {},
-): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ['src/main.ts', ...args], {
-      cwd: appDirectory,
-      env: { ...inheritedEnv(), ...options.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(options.input ?? '');
+function runApp(args: string[], options: AppProcessOptions = {}): Promise<AppRun> {
+  return runAppProcess(appDirectory, 'src/main.ts', args, {
+    ...options,
+    input: options.input ?? '',
   });
 }
 

@@ -1,8 +1,8 @@
 import type { AgentEvent } from '@mtpx/agent';
+import { shorten, type Terminal } from '@mtpx/example-kit';
 import type { JsonValue, ToolResult } from '@mtpx/protocol';
-import { formatCall, formatMs, formatValue, referencedIds, shorten } from './format';
+import { formatCall, formatMs, formatValue, referencedIds } from './format';
 import { drawGantt, type GanttRow } from './gantt';
-import type { Terminal } from './terminal';
 
 interface CallRecord {
   id: string;

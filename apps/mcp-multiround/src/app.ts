@@ -1,15 +1,20 @@
 import type { Readable, Writable } from 'node:stream';
 import { createAgent } from '@mtpx/agent';
+import {
+  CliError,
+  createModelProvider,
+  LineReader,
+  type ModelProvider,
+  shouldColor,
+  Terminal,
+} from '@mtpx/example-kit';
 import { mcpTools } from '@mtpx/mcp';
 import { BookingView } from './booking-view';
-import { CliError } from './cli-error';
 import type { CliOptions } from './cli-options';
 import { connectRestaurant } from './mcp-connection';
-import { createModelProvider } from './model-provider';
 import { SERVER_NAME } from './restaurant-server';
 import { INSTRUCTIONS, offlineProvider, request } from './scenario';
-import { shouldColor, Terminal } from './terminal';
-import { LineReader, terminalUser } from './terminal-user';
+import { terminalUser } from './terminal-user';
 
 /** Where the app reads and writes. */
 export interface AppIo {
@@ -54,7 +59,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
 async function run(
   options: CliOptions,
   io: AppIo,
-  model: Awaited<ReturnType<typeof createModelProvider>> | undefined,
+  model: ModelProvider | undefined,
   lines: LineReader | undefined,
 ): Promise<number> {
   const name = options.name ?? (await askName(io, lines));

@@ -1,7 +1,7 @@
 import type { AgentEvent } from '@mtpx/agent';
+import type { Terminal } from '@mtpx/example-kit';
 import type { JsonValue } from '@mtpx/protocol';
 import { compactJson, type TrafficEvent } from './protocol-traffic';
-import type { Terminal } from './terminal';
 import type { FieldValue, UserEvents } from './terminal-user';
 
 const INDENT = ' '.repeat(11);

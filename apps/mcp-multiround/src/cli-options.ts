@@ -1,8 +1,16 @@
-import { parseArgs } from 'node:util';
+import {
+  CliError,
+  COMMON_FLAGS,
+  colorFlag,
+  httpUrlFlag,
+  MODEL_FLAGS,
+  type ModelChoice,
+  modelChoiceFromFlags,
+  PROVIDER_NAMES,
+  parseFlags,
+} from '@mtpx/example-kit';
 import type { McpClientEra } from '@mtpx/mcp';
-import { CliError } from './cli-error';
 import type { ServerChoice } from './mcp-connection';
-import { isProviderName, type ModelChoice, PROVIDER_NAMES } from './model-provider';
 import { isDate, type PresetAnswer } from './terminal-user';
 
 /** Everything the command line can set. */
@@ -43,13 +51,20 @@ Non-interactive: pnpm --filter mcp-multiround start -- --name Ada --date 2026-12
 
 /** Parses the command line (a leading `--`, as pnpm may pass it, is ignored). */
 export function parseCliOptions(argv: readonly string[]): CliOptions {
-  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    values = parse(args).values;
-  } catch (error) {
-    throw new CliError(`${(error as Error).message} (see --help)`);
-  }
+  const { values } = parseFlags(argv, {
+    options: {
+      name: { type: 'string' },
+      party: { type: 'string' },
+      date: { type: 'string' },
+      yes: { type: 'boolean', short: 'y' },
+      no: { type: 'boolean' },
+      era: { type: 'string' },
+      transport: { type: 'string' },
+      server: { type: 'string' },
+      ...MODEL_FLAGS,
+      ...COMMON_FLAGS,
+    },
+  });
   const options: CliOptions = {
     party: 2,
     answers: {},
@@ -88,58 +103,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       throw new CliError(
         '--server is a Streamable HTTP URL: it does not go with --transport stdio.',
       );
-    options.server = { transport: 'http', url: parseUrl('--server', values.server) };
+    options.server = { transport: 'http', url: new URL(httpUrlFlag('--server', values.server)) };
   } else options.server = { transport };
-  if (values.color) options.color = true;
-  if (values['no-color']) options.color = false;
-  if (values.provider !== undefined) {
-    if (!isProviderName(values.provider))
-      throw new CliError(
-        `Unknown --provider "${values.provider}". Use one of: ${PROVIDER_NAMES.join(', ')}.`,
-      );
-    options.model = {
-      provider: values.provider,
-      model: values.model,
-      baseUrl: values['base-url'] && parseUrl('--base-url', values['base-url']).href,
-    };
-  } else if (values.model !== undefined || values['base-url'] !== undefined) {
-    throw new CliError(
-      '--model and --base-url need --provider (without it the agent is the offline script).',
-    );
-  }
+  const color = colorFlag(values);
+  if (color !== undefined) options.color = color;
+  const model = modelChoiceFromFlags(values, 'the agent');
+  if (model !== undefined) options.model = model;
   return options;
-}
-
-function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      name: { type: 'string' },
-      party: { type: 'string' },
-      date: { type: 'string' },
-      yes: { type: 'boolean', short: 'y' },
-      no: { type: 'boolean' },
-      era: { type: 'string' },
-      transport: { type: 'string' },
-      server: { type: 'string' },
-      provider: { type: 'string' },
-      model: { type: 'string' },
-      'base-url': { type: 'string' },
-      color: { type: 'boolean' },
-      'no-color': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-}
-
-function parseUrl(flag: string, value: string): URL {
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return url;
-  } catch {
-    // reported below
-  }
-  throw new CliError(`${flag} must be an http(s) URL, not "${value}".`);
 }

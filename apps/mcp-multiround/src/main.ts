@@ -1,8 +1,7 @@
 // mcp-multiround: an MTPX agent books a table through a multi-round MCP tool.
 // Run: pnpm --filter mcp-multiround start -- --name Ada --date 2026-12-24 --yes
-import { ProviderError } from '@mtpx/providers';
+import { runMain } from '@mtpx/example-kit';
 import { runApp } from './app';
-import { CliError } from './cli-error';
 import { HELP, parseCliOptions } from './cli-options';
 
 async function main(): Promise<number> {
@@ -14,22 +13,4 @@ async function main(): Promise<number> {
   return runApp(options, { stdin: process.stdin, stdout: process.stdout });
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof CliError) {
-      process.stderr.write(`mcp-multiround: ${error.message}\n`);
-      process.exitCode = error.exitCode;
-    } else if (ProviderError.isInstance(error)) {
-      process.stderr.write(`mcp-multiround: the model call failed: ${error.message}\n`);
-      process.exitCode = 1;
-    } else {
-      process.stderr.write(
-        `mcp-multiround: unexpected failure\n${String((error as Error)?.stack ?? error)}\n`,
-      );
-      process.exitCode = 1;
-    }
-  },
-);
+runMain('mcp-multiround', main);

@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { CliError } from '@mtpx/example-kit';
 import { type McpClientEra, mcpClientOptions, serveMcp } from '@mtpx/mcp';
-import { CliError } from './cli-error';
 import { type TrafficEvent, watchTraffic } from './protocol-traffic';
 import { createRestaurantServer } from './restaurant-server';
 

@@ -1,3 +1,4 @@
+import { shorten } from '@mtpx/example-kit';
 import type { JsonObject, JsonValue } from '@mtpx/protocol';
 
 /**
@@ -142,6 +143,5 @@ export function watchTraffic<TTransport extends object>(
 
 /** A value shortened for one line of output. */
 export function compactJson(value: JsonValue | undefined, length = 80): string {
-  const text = JSON.stringify(value) ?? 'undefined';
-  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+  return shorten(JSON.stringify(value) ?? 'undefined', length);
 }

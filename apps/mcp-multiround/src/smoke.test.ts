@@ -1,55 +1,22 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { join } from 'node:path';
+import { type AppRun, runAppProcess, spawnAppProcess } from '@mtpx/example-kit/testing';
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
 import { BOOK_TABLE } from './scenario';
 
 const appDirectory = join(import.meta.dirname, '..');
-const tsx = join(appDirectory, 'node_modules', '.bin', 'tsx');
 const booking = ['--name', 'Ada', '--date', '2026-12-24', '--yes'];
 const booked = '{"booked":true,"name":"Ada","party":2,"date":"2026-12-24","reference":"R-QX2U23"}';
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** This process's environment without the colour switches vitest sets. */
-function inheritedEnv(): NodeJS.ProcessEnv {
-  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...rest } = process.env;
-  return rest;
-}
-
-function spawnTsx(script: string, args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
-  return spawn(tsx, [script, ...args], {
-    cwd: appDirectory,
-    env: { ...inheritedEnv(), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
 /** Runs the app as `pnpm --filter mcp-multiround start -- …` does and waits for it to exit. */
-function runApp(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawnTsx('src/main.ts', args, env);
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runApp(args: string[], env: NodeJS.ProcessEnv = {}): Promise<AppRun> {
+  return runAppProcess(appDirectory, 'src/main.ts', args, { env });
 }
 
 /** Starts the standalone server over HTTP on a free port; resolves with its URL once it says it. */
 async function startServerProcess(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const child = spawnTsx('src/server-main.ts', ['--http', '--port', '0']);
+  const child = spawnAppProcess(appDirectory, 'src/server-main.ts', ['--http', '--port', '0']);
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout?.on('data', (chunk: Buffer) => {

@@ -1,13 +1,8 @@
 import { PassThrough } from 'node:stream';
+import { LineReader } from '@mtpx/example-kit';
 import type { ElicitationParams } from '@mtpx/mcp';
 import { describe, expect, it } from 'vitest';
-import {
-  isDate,
-  LineReader,
-  parseFieldInput,
-  terminalUser,
-  type UserEvents,
-} from './terminal-user';
+import { isDate, parseFieldInput, terminalUser, type UserEvents } from './terminal-user';
 
 const dateForm: ElicitationParams = {
   mode: 'form',

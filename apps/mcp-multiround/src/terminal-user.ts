@@ -1,5 +1,5 @@
-import { createInterface, type Interface } from 'node:readline';
-import type { Readable, Writable } from 'node:stream';
+import type { Writable } from 'node:stream';
+import type { LineReader } from '@mtpx/example-kit';
 import type { ElicitationAnswer, ElicitationParams, ElicitHandler } from '@mtpx/mcp';
 
 /** A form field's answer. */
@@ -16,50 +16,6 @@ export interface UserEvents {
   asked(message: string, fields: string[]): void;
   answered(field: string, value: FieldValue, source: string): void;
   declined(reason: string): void;
-}
-
-/**
- * Lines typed at a terminal, one at a time, from one reader for the whole run (a reader
- * per question would lose lines that arrive together). Close it when done, so the
- * process can exit.
- */
-export class LineReader {
-  readonly #input: Readable;
-  #readline: Interface | undefined;
-  #lines: AsyncIterator<string> | undefined;
-
-  constructor(input: Readable) {
-    this.#input = input;
-  }
-
-  /** The next line; `undefined` at the end of the input or when `signal` fires first. */
-  async next(signal?: AbortSignal): Promise<string | undefined> {
-    if (signal?.aborted) return undefined;
-    if (this.#lines === undefined) {
-      this.#readline = createInterface({
-        input: this.#input,
-        crlfDelay: Number.POSITIVE_INFINITY,
-        terminal: false,
-      });
-      this.#lines = this.#readline[Symbol.asyncIterator]();
-    }
-    const line = this.#lines.next().then((result) => (result.done ? undefined : result.value));
-    if (signal === undefined) return line;
-    let onAbort = () => {};
-    const aborted = new Promise<undefined>((resolve) => {
-      onAbort = () => resolve(undefined);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    try {
-      return await Promise.race([line, aborted]);
-    } finally {
-      signal.removeEventListener('abort', onAbort);
-    }
-  }
-
-  close(): void {
-    this.#readline?.close();
-  }
 }
 
 /** Where the user is: command-line answers, and a terminal to ask in when there is one. */

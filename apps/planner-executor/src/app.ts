@@ -2,6 +2,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CliError, createModelProvider, type Terminal } from '@mtpx/example-kit';
 import {
   ConnectionError,
   type HandledMessage,
@@ -12,14 +13,11 @@ import {
   verifyChain,
 } from '@mtpx/mpl';
 import { startProxy } from '@mtpx/mpl-proxy';
-import { CliError } from './cli-error';
 import type { CliOptions } from './cli-options';
-import { createModelProvider } from './model-provider';
 import { PlanExecutor, type PlanOutcome } from './plan-executor';
 import { createPlanTools, SUMMARY_STYPE } from './plan-tools';
 import { PlanView } from './plan-view';
 import { requestPlan, scriptedPlanner } from './planner';
-import type { Terminal } from './terminal';
 import { TUTORIAL_PLANS } from './tutorial-plans';
 
 /** This app's own STypes (`org.report.Summary.v1`), in the reference registry layout. */

@@ -1,5 +1,5 @@
+import { CliError } from '@mtpx/example-kit';
 import { describe, expect, it } from 'vitest';
-import { CliError } from './cli-error';
 import { parseCliOptions } from './cli-options';
 
 describe('the command line', () => {

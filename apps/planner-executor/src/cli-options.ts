@@ -1,6 +1,14 @@
-import { parseArgs } from 'node:util';
-import { CliError } from './cli-error';
-import { isProviderName, type ModelChoice, PROVIDER_NAMES } from './model-provider';
+import {
+  CliError,
+  COMMON_FLAGS,
+  colorFlag,
+  httpUrlFlag,
+  MODEL_FLAGS,
+  type ModelChoice,
+  modelChoiceFromFlags,
+  PROVIDER_NAMES,
+  parseFlags,
+} from '@mtpx/example-kit';
 import { isPlanName, PLAN_NAMES, type PlanName } from './tutorial-plans';
 
 /** How a failed step is handled; the plan's own `failureStrategy` unless `--strategy` overrides it. */
@@ -52,19 +60,26 @@ export function parseCliOptions(
   argv: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): CliOptions {
-  const args = argv[0] === '--' ? argv.slice(1) : [...argv];
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    values = parse(args).values;
-  } catch (error) {
-    throw new CliError(`${(error as Error).message} (see --help)`);
-  }
+  const { values } = parseFlags(argv, {
+    options: {
+      proxy: { type: 'string' },
+      token: { type: 'string' },
+      data: { type: 'string' },
+      plan: { type: 'string' },
+      ...MODEL_FLAGS,
+      strategy: { type: 'string' },
+      'no-failure': { type: 'boolean' },
+      ...COMMON_FLAGS,
+    },
+  });
   const options: CliOptions = {
     help: values.help === true,
     plan: 'search',
     failOnce: 'web_search',
   };
-  if (values.proxy !== undefined) options.proxy = parseUrl('--proxy', values.proxy);
+  // Without trailing slashes: the app appends the proxy's routes (`/call`, `/health`).
+  if (values.proxy !== undefined)
+    options.proxy = httpUrlFlag('--proxy', values.proxy).replace(/\/+$/, '');
   const token = values.token ?? env.MPL_TOKEN;
   if (token) options.token = token;
   if (values.data !== undefined) options.dataDir = values.data;
@@ -74,59 +89,14 @@ export function parseCliOptions(
     options.plan = values.plan;
   }
   if (values['no-failure']) delete options.failOnce;
-  if (values.color) options.color = true;
-  if (values['no-color']) options.color = false;
+  const color = colorFlag(values);
+  if (color !== undefined) options.color = color;
   if (values.strategy !== undefined) {
     if (!['abort', 'skip', 'retry'].includes(values.strategy))
       throw new CliError(`--strategy must be abort, skip or retry, not "${values.strategy}".`);
     options.strategy = values.strategy as FailureStrategy;
   }
-  if (values.provider !== undefined) {
-    if (!isProviderName(values.provider))
-      throw new CliError(
-        `Unknown --provider "${values.provider}". Use one of: ${PROVIDER_NAMES.join(', ')}.`,
-      );
-    options.model = {
-      provider: values.provider,
-      model: values.model,
-      baseUrl: values['base-url'] && parseUrl('--base-url', values['base-url']),
-    };
-  } else if (values.model !== undefined || values['base-url'] !== undefined) {
-    throw new CliError(
-      '--model and --base-url need --provider (without it the planner is the offline script).',
-    );
-  }
+  const model = modelChoiceFromFlags(values, 'the planner');
+  if (model !== undefined) options.model = model;
   return options;
-}
-
-function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      proxy: { type: 'string' },
-      token: { type: 'string' },
-      data: { type: 'string' },
-      plan: { type: 'string' },
-      provider: { type: 'string' },
-      model: { type: 'string' },
-      'base-url': { type: 'string' },
-      strategy: { type: 'string' },
-      'no-failure': { type: 'boolean' },
-      color: { type: 'boolean' },
-      'no-color': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-}
-
-function parseUrl(flag: string, value: string): string {
-  try {
-    const url = new URL(value);
-    if (url.protocol === 'http:' || url.protocol === 'https:') return value.replace(/\/+$/, '');
-  } catch {
-    // reported below
-  }
-  throw new CliError(`${flag} must be an http(s) URL, not "${value}".`);
 }

@@ -1,8 +1,8 @@
+import { shorten, type Terminal } from '@mtpx/example-kit';
 import type { CallResult, ProvenanceEntry, TaskPlanPayload } from '@mtpx/mpl';
 import type { JsonObject, JsonValue, Usage } from '@mtpx/protocol';
 import type { ExecutorAgentEvent } from './executor-events';
 import type { PlanOutcome } from './plan-executor';
-import { shorten, type Terminal } from './terminal';
 
 const INDENT = ' '.repeat(11);
 

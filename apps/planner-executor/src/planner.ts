@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { CliError } from '@mtpx/example-kit';
 import { type TaskPlanPayload, TaskPlanPayloadSchema } from '@mtpx/mpl';
 import type { JsonSchemaObject, Provider, ToolSpec, Usage } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { z } from 'zod';
-import { CliError } from './cli-error';
 import type { PlanTool } from './plan-tools';
 import type { PlanDraft } from './tutorial-plans';
 

@@ -1,7 +1,7 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type AppRun, runAppProcess } from '@mtpx/example-kit/testing';
 import { type RunningProxy, startProxy } from '@mtpx/mpl-proxy';
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,39 +10,10 @@ import { SUBMIT_PLAN_TOOL } from './planner';
 import { TUTORIAL_PLANS } from './tutorial-plans';
 
 const appDirectory = join(import.meta.dirname, '..');
-const tsx = join(appDirectory, 'node_modules', '.bin', 'tsx');
-
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** This process's environment without the colour switches vitest sets. */
-function inheritedEnv(): NodeJS.ProcessEnv {
-  const { NO_COLOR: _noColor, FORCE_COLOR: _forceColor, ...rest } = process.env;
-  return rest;
-}
 
 /** Runs the app as a user would (`tsx src/main.ts …`) and waits for it to exit. */
-function runApp(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(tsx, ['src/main.ts', ...args], {
-      cwd: appDirectory,
-      env: { ...inheritedEnv(), ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runApp(args: string[], env: NodeJS.ProcessEnv = {}): Promise<AppRun> {
+  return runAppProcess(appDirectory, 'src/main.ts', args, { env });
 }
 
 /** One row of the printed chain (hashes as printed: shortened). */

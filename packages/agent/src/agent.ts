@@ -1,11 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { createExecutor, type Executor, type ExecutorOptions, type Tool } from '@mtpx/executor';
+import {
+  createExecutor,
+  EventChannel,
+  type Executor,
+  type ExecutorOptions,
+  type Tool,
+} from '@mtpx/executor';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
 import type { AgentEvent, AgentEventHandler } from './agent-events';
 import { AgentRun, type RunSettings } from './agent-run';
 import { type AgentToolInput, type AgentToolOptions, agentAsTool } from './agent-tool';
-import { EventChannel } from './event-channel';
 import { InMemorySessionStore } from './in-memory-session-store';
 import { REFERENCE_INSTRUCTIONS } from './instructions';
 import { specWithReferences } from './reference-schema';
@@ -111,6 +116,15 @@ const executorOptionKeys = [
   'dedupe',
   'retryBackoff',
 ] as const satisfies ReadonlyArray<keyof AgentExecutorOptions>;
+
+/** A stream's events have one consumer: the error for a second one. */
+function streamAlreadyIterated(): AgentError {
+  return new AgentError({
+    code: 'events_already_iterated',
+    message:
+      "A run's events can be iterated once; pass `onEvent` to observe them from several places.",
+  });
+}
 
 /**
  * Makes an agent: a provider, tools, and how the loop runs. One model response may hold
@@ -227,7 +241,7 @@ export function createAgent(options: AgentOptions): Agent {
     },
     stream: (input, runOptions = {}) => {
       const controller = new AbortController();
-      const channel = new EventChannel<AgentEvent>();
+      const channel = new EventChannel<AgentEvent>({ alreadyIterated: streamAlreadyIterated });
       const userHandler = runOptions.onEvent;
       const onEvent: AgentEventHandler = (event) => {
         channel.push(event);

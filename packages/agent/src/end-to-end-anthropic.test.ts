@@ -1,6 +1,4 @@
-import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import { sanitizeToolName } from '@mtpx/providers';
-import { createAnthropicProvider } from '@mtpx/providers/anthropic';
 import {
   anthropicMessageEvents,
   type ModelServer,
@@ -11,6 +9,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJson } from './__fixtures__/json';
 import { compactBody } from './__fixtures__/request-bodies';
+import { anthropicAgent } from './__fixtures__/sdk-agents';
 import {
   anthropicIds,
   collect,
@@ -21,7 +20,7 @@ import {
   seedTurn,
   signal,
 } from './__fixtures__/seed';
-import { type AgentEvent, createAgent } from './index';
+import type { AgentEvent } from './index';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -29,22 +28,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-function agentFor(modelServer: ModelServer) {
-  const provider = createAnthropicProvider({
-    model: 'claude-sonnet-4-6',
-    apiKey: 'sk-ant-test',
-    baseURL: modelServer.url,
-    maxRetries: 0,
-  });
-  return createAgent({ provider, tools: [calculatorToolkit()] });
-}
-
 const withText = { ...seedTurn(anthropicIds), text: 'I will chain the four steps.' };
 
 describe('the seed chain through the Anthropic SDK against a Messages API server', () => {
   it('run(): ONE tool round, two model calls; the four results go back as tool_result blocks', async () => {
     server = await startScriptedAnthropicServer([withText, finalTurn]);
-    const output = await agentFor(server).run(seedQuestion);
+    const output = await anthropicAgent(server).run(seedQuestion);
 
     expect(server.requests).toHaveLength(2);
     expect(output).toMatchObject({
@@ -155,7 +144,7 @@ describe('the seed chain through the Anthropic SDK against a Messages API server
 
   it('stream(): the same chain, streamed, in ONE tool round', async () => {
     server = await startScriptedAnthropicServer([withText, finalTurn], { chunkSize: 6 });
-    const { events, output } = await collect(agentFor(server).stream(seedQuestion));
+    const { events, output } = await collect(anthropicAgent(server).stream(seedQuestion));
 
     expect(server.requests).toHaveLength(2);
     expect(output?.final_text).toBe('15 + (4 × (18 − 6)) / 3 = 31.');
@@ -212,7 +201,7 @@ describe('eager dispatch through the Anthropic SDK', () => {
       ],
     });
     const seen: AgentEvent[] = [];
-    const stream = agentFor(server).stream(seedQuestion, {
+    const stream = anthropicAgent(server).stream(seedQuestion, {
       onEvent: (event) => {
         if (event.type === 'call-finished' && event.callId === anthropicIds[2]) {
           thirdFinished.resolve();

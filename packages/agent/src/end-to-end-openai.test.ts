@@ -1,6 +1,4 @@
-import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import { sanitizeToolName } from '@mtpx/providers';
-import { createOpenAIProvider } from '@mtpx/providers/openai';
 import {
   type ModelServer,
   openAIChatCompletionChunks,
@@ -11,6 +9,7 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJson } from './__fixtures__/json';
 import { compactBody } from './__fixtures__/request-bodies';
+import { openAIAgent } from './__fixtures__/sdk-agents';
 import {
   collect,
   finalTurn,
@@ -21,7 +20,7 @@ import {
   seedTurn,
   signal,
 } from './__fixtures__/seed';
-import { type AgentEvent, createAgent } from './index';
+import type { AgentEvent } from './index';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
@@ -29,23 +28,13 @@ afterEach(async () => {
   server = undefined;
 });
 
-function agentFor(modelServer: ModelServer, options: { eagerDispatch?: boolean } = {}) {
-  const provider = createOpenAIProvider({
-    model: 'gpt-4.1-mini',
-    apiKey: 'sk-test',
-    baseURL: `${modelServer.url}/v1`,
-    maxRetries: 0,
-  });
-  return createAgent({ provider, tools: [calculatorToolkit()], ...options });
-}
-
 /** The second request (after the tool round), compacted for a snapshot. */
 const secondRequest = () => compactBody(server?.requests[1]);
 
 describe('the seed chain through the openai SDK against a Chat Completions server', () => {
   it('run(): ONE tool round, two model calls; the second request carries the four role "tool" results', async () => {
     server = await startScriptedOpenAIServer([seedTurn(openAIIds), finalTurn]);
-    const output = await agentFor(server).run(seedQuestion);
+    const output = await openAIAgent(server).run(seedQuestion);
 
     expect(server.requests).toHaveLength(2);
     expect(output).toMatchObject({
@@ -139,7 +128,7 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
 
   it('stream(): the same chain, streamed, in ONE tool round with the same four tool messages', async () => {
     server = await startScriptedOpenAIServer([seedTurn(openAIIds), finalTurn], { chunkSize: 5 });
-    const { events, output } = await collect(agentFor(server).stream(seedQuestion));
+    const { events, output } = await collect(openAIAgent(server).stream(seedQuestion));
 
     expect(server.requests).toHaveLength(2);
     expect(output?.final_text).toBe('15 + (4 × (18 − 6)) / 3 = 31.');
@@ -183,7 +172,7 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
 
   it('offers tool schemas that accept a {"$ref": …} wherever a value goes', async () => {
     server = await startScriptedOpenAIServer([{ text: 'Nothing to compute.' }]);
-    await agentFor(server).run('Hi');
+    await openAIAgent(server).run('Hi');
     const body = server.requests[0]?.body as { tools: unknown[] };
     expect(body.tools[0]).toMatchInlineSnapshot(`
       {
@@ -286,7 +275,7 @@ describe('eager dispatch through the openai SDK', () => {
       ],
     });
     const events: AgentEvent[] = [];
-    const stream = agentFor(server).stream(seedQuestion, {
+    const stream = openAIAgent(server).stream(seedQuestion, {
       onEvent: (event) => {
         if (event.type === 'call-finished' && event.callId === openAIIds[2])
           thirdFinished.resolve();
@@ -319,7 +308,7 @@ describe('eager dispatch through the openai SDK', () => {
   it('with eagerDispatch off, starts no call before the stream has ended', async () => {
     server = await startScriptedOpenAIServer([seedTurn(openAIIds), finalTurn], { chunkSize: 5 });
     const { events } = await collect(
-      agentFor(server, { eagerDispatch: false }).stream(seedQuestion),
+      openAIAgent(server, { eagerDispatch: false }).stream(seedQuestion),
     );
     const lastReady = events.findLastIndex((event) => event.type === 'tool-call-ready');
     const firstStart = positionOf(events, (event) => event.type === 'call-started');

@@ -1,7 +1,4 @@
-import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import { ProviderError, sanitizeToolName } from '@mtpx/providers';
-import { createAnthropicProvider } from '@mtpx/providers/anthropic';
-import { createOpenAIProvider } from '@mtpx/providers/openai';
 import {
   anthropicMessageEvents,
   type ModelServer,
@@ -14,36 +11,14 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJson } from './__fixtures__/json';
 import { compactBody } from './__fixtures__/request-bodies';
+import { anthropicAgent, openAIAgent } from './__fixtures__/sdk-agents';
 import { collect, openAIIds, seedQuestion, seedTurn } from './__fixtures__/seed';
-import { createAgent } from './index';
 
 let server: ModelServer | undefined;
 afterEach(async () => {
   await server?.close();
   server = undefined;
 });
-
-const tools = [calculatorToolkit()];
-
-function openAIAgent(modelServer: ModelServer) {
-  const provider = createOpenAIProvider({
-    model: 'gpt-4.1-mini',
-    apiKey: 'sk-test',
-    baseURL: `${modelServer.url}/v1`,
-    maxRetries: 0,
-  });
-  return createAgent({ provider, tools });
-}
-
-function anthropicAgent(modelServer: ModelServer) {
-  const provider = createAnthropicProvider({
-    model: 'claude-sonnet-4-6',
-    apiKey: 'sk-ant-test',
-    baseURL: modelServer.url,
-    maxRetries: 0,
-  });
-  return createAgent({ provider, tools });
-}
 
 /** One response with every kind of mistake a model makes, and one good call. */
 const mistakes: ScriptedTurn = {

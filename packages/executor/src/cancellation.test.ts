@@ -8,19 +8,24 @@ import { createExecutor } from './executor';
 
 afterEach(() => vi.useRealTimers());
 
+/** `flaky.retry`: fails with a retryable error every time, and may retry three times. */
+function alwaysRetryableTool() {
+  return defineTool({
+    name: 'flaky.retry',
+    description: 'Always retryable.',
+    input_schema: { type: 'object' },
+    retries: 3,
+    execute: () => {
+      throw new ToolExecutionError({ message: 'busy', retryable: true });
+    },
+  });
+}
+
 describe('cancellation', () => {
   it('aborts in-flight calls through their signals, skips unstarted ones, and resolves with every result', async () => {
     vi.useFakeTimers();
     const gated = gatedTool();
-    const flaky = defineTool({
-      name: 'flaky.retry',
-      description: 'Always retryable.',
-      input_schema: { type: 'object' },
-      retries: 3,
-      execute: () => {
-        throw new ToolExecutionError({ message: 'busy', retryable: true });
-      },
-    });
+    const flaky = alwaysRetryableTool();
     const controller = new AbortController();
     const log = eventLog();
     const ready = waitForEvent(
@@ -152,15 +157,7 @@ describe('cancellation', () => {
 
   it('cancelling from a call-retried handler leaves no backoff timer behind (regression)', async () => {
     vi.useFakeTimers();
-    const flaky = defineTool({
-      name: 'flaky.retry',
-      description: 'Always retryable.',
-      input_schema: { type: 'object' },
-      retries: 3,
-      execute: () => {
-        throw new ToolExecutionError({ message: 'busy', retryable: true });
-      },
-    });
+    const flaky = alwaysRetryableTool();
     const run = createExecutor({ tools: [flaky] }).start({
       onEvent: (event) => {
         if (event.type === 'call-retried') run.cancel();

@@ -1,11 +1,35 @@
 import { ExecutorError } from './errors';
 
+/** How an {@link EventChannel} reports a second consumer. */
+export interface EventChannelOptions {
+  /**
+   * The error thrown when the channel is iterated a second time. Default: an
+   * `ExecutorError` with code `events_already_iterated`.
+   */
+  alreadyIterated?: () => Error;
+}
+
 /**
- * A buffered, single-consumer async queue: `push` never blocks, iteration yields
+ * A buffered, single-consumer async queue: `push` never blocks; iteration yields
  * everything pushed since the channel was made and ends after `close`. A consumer that
- * stops early (`break`) detaches it, and later pushes are dropped.
+ * stops early (`break`) detaches it, and later pushes are dropped. Iterating it a second
+ * time throws (see {@link EventChannelOptions.alreadyIterated}). `run.events` and the
+ * agent's `stream` are built on it; it serves any producer that must not wait for its
+ * reader.
+ *
+ * @example
+ * ```ts
+ * import { EventChannel } from '@mtpx/executor';
+ *
+ * const channel = new EventChannel<string>();
+ * channel.push('call-started');
+ * channel.push('call-finished');
+ * channel.close();
+ * for await (const event of channel) console.log(event); // call-started, call-finished
+ * ```
  */
 export class EventChannel<T> implements AsyncIterable<T> {
+  readonly #alreadyIterated: () => Error;
   #buffer: T[] = [];
   #head = 0;
   #waiter: ((result: IteratorResult<T>) => void) | undefined;
@@ -13,6 +37,17 @@ export class EventChannel<T> implements AsyncIterable<T> {
   #detached = false;
   #taken = false;
 
+  constructor(options: EventChannelOptions = {}) {
+    this.#alreadyIterated =
+      options.alreadyIterated ??
+      (() =>
+        new ExecutorError({
+          code: 'events_already_iterated',
+          message: 'An EventChannel can be iterated once: it has a single consumer.',
+        }));
+  }
+
+  /** Adds an item: to the waiting reader, else to the buffer. Dropped once closed or detached. */
   push(item: T): void {
     if (this.#detached || this.#closed) return;
     const waiter = this.#waiter;
@@ -24,6 +59,7 @@ export class EventChannel<T> implements AsyncIterable<T> {
     }
   }
 
+  /** Ends the channel: the reader gets what is buffered, then the end. */
   close(): void {
     this.#closed = true;
     const waiter = this.#waiter;
@@ -32,13 +68,7 @@ export class EventChannel<T> implements AsyncIterable<T> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<T> {
-    if (this.#taken) {
-      throw new ExecutorError({
-        code: 'events_already_iterated',
-        message:
-          "A run's events can be iterated once; pass `onEvent` to observe them from several places.",
-      });
-    }
+    if (this.#taken) throw this.#alreadyIterated();
     this.#taken = true;
     return {
       next: () => {

@@ -18,6 +18,7 @@ export {
   type ToolExecutionErrorOptions,
   toToolErrorCode,
 } from './errors';
+export { EventChannel, type EventChannelOptions } from './event-channel';
 export type {
   CacheFailedEvent,
   CallEventBase,

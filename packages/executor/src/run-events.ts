@@ -1,5 +1,6 @@
 import type { PlanIssue, ToolResult } from '@mtpx/protocol';
 import type { CallNode } from './call-node';
+import { ExecutorError } from './errors';
 import { EventChannel } from './event-channel';
 import type {
   CallFinishedEvent,
@@ -9,6 +10,14 @@ import type {
   PlanFinishedEvent,
   PlanStartedEvent,
 } from './events';
+
+function eventsAlreadyIterated(): ExecutorError {
+  return new ExecutorError({
+    code: 'events_already_iterated',
+    message:
+      "A run's events can be iterated once; pass `onEvent` to observe them from several places.",
+  });
+}
 
 /**
  * Where a run's events go: the caller's `onEvent`, and a buffered channel once someone
@@ -43,7 +52,7 @@ export class RunEvents {
   /** The buffered iterable, opened (with `plan-started` first) on first use. */
   channel(): EventChannel<ExecutorEvent> {
     if (this.#channel === undefined) {
-      this.#channel = new EventChannel<ExecutorEvent>();
+      this.#channel = new EventChannel<ExecutorEvent>({ alreadyIterated: eventsAlreadyIterated });
       this.listening = true;
       this.#channel.push(this.#planStarted());
       if (this.#closed) this.#channel.close();

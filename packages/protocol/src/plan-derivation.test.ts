@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { call, ref } from './__fixtures__/call-builders';
 import { seedChainCalls, seedParallelCalls } from './__fixtures__/seed-calls';
 import type { ExecutionPlan } from './execution-plan';
 import { planFromToolCalls } from './plan-derivation';
@@ -9,15 +10,6 @@ import type { ToolCallInput } from './tool-call';
 
 const ids = (plan: ExecutionPlan) =>
   plan.batches.map((batch) => batch.calls.map((call) => call.id));
-const call = (id: string, args: Record<string, unknown> = {}, dependsOn?: string[]) =>
-  ({
-    id,
-    name: 'tool.run',
-    arguments: args,
-    ...(dependsOn ? { depends_on: dependsOn } : {}),
-  }) as ToolCallInput;
-const ref = (id: string, path?: string) =>
-  path === undefined ? { $ref: id } : { $ref: id, $path: path };
 
 function derivationIssues(calls: ToolCallInput[], options = {}) {
   try {

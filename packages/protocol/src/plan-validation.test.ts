@@ -1,17 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { call, ref } from './__fixtures__/call-builders';
 import type { ExecutionPlanInput } from './execution-plan';
 import { PlanValidationError } from './plan-issue';
 import { assertValidPlan, validateExecutionPlan } from './plan-validation';
 import type { ToolCallInput } from './tool-call';
 
-const call = (id: string, args: Record<string, unknown> = {}, dependsOn?: string[]) =>
-  ({
-    id,
-    name: 'tool.run',
-    arguments: args,
-    ...(dependsOn ? { depends_on: dependsOn } : {}),
-  }) as ToolCallInput;
-const ref = (id: string) => ({ $ref: id });
 const parallel = (...calls: ToolCallInput[]) => ({ mode: 'parallel' as const, calls });
 const sequential = (...calls: ToolCallInput[]) => ({ mode: 'sequential' as const, calls });
 const codes = (plan: unknown, options = {}) =>

@@ -1,6 +1,8 @@
 export {
   ANTHROPIC_API_KEY_VARIABLE,
   ANTHROPIC_BASE_URL_VARIABLE,
+} from './anthropic/anthropic-connection';
+export {
   type AnthropicProvider,
   type AnthropicProviderOptions,
   createAnthropicProvider,

@@ -39,6 +39,14 @@ describe('entry points', () => {
     }
   });
 
+  it('reaches the adapters from the main entry only through import() of their entries', () => {
+    const source = readFileSync(join(sourceDirectory, 'create-provider.ts'), 'utf8');
+    const dynamic = [...source.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)].map((match) => match[1]);
+    expect(dynamic.sort()).toEqual(['./anthropic', './openai']);
+    expect(reachablePackages('create-provider.ts')).not.toContain('openai');
+    expect(reachablePackages('create-provider.ts')).not.toContain('@anthropic-ai/sdk');
+  });
+
   it('loads only its own SDK from each adapter entry', () => {
     const openai = reachablePackages('openai.ts');
     expect(openai.has('openai')).toBe(true);

@@ -1,4 +1,11 @@
 export {
+  type CreateProviderOptions,
+  createProvider,
+  isProviderName,
+  type ProviderName,
+  providerNames,
+} from './create-provider';
+export {
   isRetryableStatus,
   ProviderError,
   type ProviderErrorCode,

@@ -1,7 +1,8 @@
 import type { ModelServer } from '@mtpx/providers/testing';
 import { now } from '../support/clock';
+import type { ResultLine } from '../support/results';
 import { interleave } from '../support/stats';
-import type { AgentSample } from './agent-sample';
+import { type AgentSample, agentLine } from './agent-sample';
 import type { ToolLog } from './scenario-tools';
 import { tokensSent } from './tokens-sent';
 
@@ -31,6 +32,20 @@ export interface AgentVariant {
   modelCalls: number;
   /** The row's lower bound for this variant, in milliseconds. */
   lowerBoundMs: number;
+}
+
+/** A framework made once against a scripted server's URL: resolves each run with the final text. */
+export type AgentRunner = (serverUrl: string, log: CurrentLog) => () => Promise<string>;
+
+/** A variant's `setUp`: starts the server for `runs` runs, then makes `runner` against it. */
+export function setUpWith(
+  startServer: (runs: number) => Promise<ModelServer>,
+  runner: AgentRunner,
+): AgentVariant['setUp'] {
+  return async (runs, log) => {
+    const server = await startServer(runs);
+    return { server, run: runner(server.url, log) };
+  };
 }
 
 /** What a run must have done, given its tool log and the model's final text. */
@@ -79,6 +94,28 @@ export async function measureVariants<Name extends string>(options: {
   } finally {
     for (const { server } of prepared.values()) await server.close();
   }
+}
+
+/** A row's lines, one per variant in `order`; every other variant is compared with `baseline`. */
+export function agentLines<Name extends string>(options: {
+  benchmark: string;
+  variants: Record<Name, AgentVariant>;
+  order: readonly Name[];
+  samples: Record<Name, AgentSample[]>;
+  baseline: { name: Name; label: string };
+}): ResultLine[] {
+  const { benchmark, variants, samples, baseline } = options;
+  return options.order.map((name) =>
+    agentLine({
+      benchmark,
+      variant: variants[name].label,
+      samples: samples[name],
+      lowerBoundMs: variants[name].lowerBoundMs,
+      ...(name === baseline.name
+        ? {}
+        : { baseline: { label: baseline.label, samples: samples[baseline.name] } }),
+    }),
+  );
 }
 
 /** `turns` repeated `times` times: a script for a server that plays the conversation again and again. */

@@ -1,6 +1,12 @@
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
-import { agentLine } from '../agents/agent-sample';
-import { type AgentVariant, measureVariants, repeated } from '../agents/agent-variant';
+import {
+  type AgentRunner,
+  type AgentVariant,
+  agentLines,
+  measureVariants,
+  repeated,
+  setUpWith,
+} from '../agents/agent-variant';
 import { mtpxRunner } from '../agents/mtpx-runs';
 import { ToolLog } from '../agents/scenario-tools';
 import {
@@ -36,37 +42,28 @@ export async function roundsSavedRow(config: BenchConfig): Promise<RowResult> {
   const { timeScale, repetitions } = config.agents;
   const firstByteDelayMs = roundsSavedTiming.firstByteMs * timeScale;
   const lookupMs = roundsSavedTiming.lookupMs * timeScale;
-  const server = (turns: typeof roundsSavedLevelByLevel, runs: number) =>
+  const server = (turns: typeof roundsSavedLevelByLevel) => (runs: number) =>
     startScriptedOpenAIServer(repeated(turns, runs), { firstByteDelayMs });
+  const mtpx: AgentRunner = (url, log) => mtpxRunner(url, roundsSavedTask, log, { stream: false });
+  const vercel: AgentRunner = (url, log) =>
+    vercelRunner(url, roundsSavedTask, log, { stream: false });
 
   const variants: Record<RoundsSavedVariant, AgentVariant> = {
     mtpx: {
       label: 'MTPX agent `run`, one `$ref` response',
-      setUp: async (runs, log) => {
-        const started = await server(roundsSavedWithReferences, runs);
-        const run = mtpxRunner(started.url, roundsSavedTask, log, { stream: false });
-        return { server: started, run };
-      },
+      setUp: setUpWith(server(roundsSavedWithReferences), mtpx),
       modelCalls: 2,
       lowerBoundMs: roundsSavedBounds.withReferences * timeScale,
     },
     mtpxLevels: {
       label: 'MTPX agent `run`, level by level',
-      setUp: async (runs, log) => {
-        const started = await server(roundsSavedLevelByLevel, runs);
-        const run = mtpxRunner(started.url, roundsSavedTask, log, { stream: false });
-        return { server: started, run };
-      },
+      setUp: setUpWith(server(roundsSavedLevelByLevel), mtpx),
       modelCalls: 5,
       lowerBoundMs: roundsSavedBounds.levelByLevel * timeScale,
     },
     vercel: {
       label: 'Vercel AI SDK `generateText` (ai 6), level by level',
-      setUp: async (runs, log) => {
-        const started = await server(roundsSavedLevelByLevel, runs);
-        const run = vercelRunner(started.url, roundsSavedTask, log, { stream: false });
-        return { server: started, run };
-      },
+      setUp: setUpWith(server(roundsSavedLevelByLevel), vercel),
       modelCalls: 5,
       lowerBoundMs: roundsSavedBounds.levelByLevel * timeScale,
     },
@@ -79,21 +76,18 @@ export async function roundsSavedRow(config: BenchConfig): Promise<RowResult> {
     newLog: () => new ToolLog(() => lookupMs),
     check: roundsSavedCheck,
   });
-  const benchmark = '15 + (4 × (18 − 6)) / 3 and 3 look-ups';
   return {
     row: 3,
     title: 'Rounds saved',
     measures:
       'One task against a scripted OpenAI-compatible model (300 ms to first byte): wall time, model calls and tokens sent.',
     repetitions,
-    lines: order.map((name) =>
-      agentLine({
-        benchmark,
-        variant: variants[name].label,
-        samples: samples[name],
-        lowerBoundMs: variants[name].lowerBoundMs,
-        ...(name === 'mtpx' ? {} : { baseline: { label: 'MTPX', samples: samples.mtpx } }),
-      }),
-    ),
+    lines: agentLines({
+      benchmark: '15 + (4 × (18 − 6)) / 3 and 3 look-ups',
+      variants,
+      order,
+      samples,
+      baseline: { name: 'mtpx', label: 'MTPX' },
+    }),
   };
 }

@@ -1,5 +1,11 @@
-import { agentLine } from '../agents/agent-sample';
-import { type AgentVariant, measureVariants, repeated } from '../agents/agent-variant';
+import {
+  type AgentRunner,
+  type AgentVariant,
+  agentLines,
+  measureVariants,
+  repeated,
+  setUpWith,
+} from '../agents/agent-variant';
 import { mtpxRunner } from '../agents/mtpx-runs';
 import {
   type PacedGroup,
@@ -47,34 +53,29 @@ export async function streamingDispatchRow(config: BenchConfig): Promise<RowResu
   const { timeScale, repetitions } = config.agents;
   const pacing = streamingPacing(timeScale);
   const server = (runs: number) => startPacedOpenAIServer(repeated(pacing, runs));
-  const mtpx = (eagerDispatch: boolean): AgentVariant['setUp'] => {
-    return async (runs, log) => {
-      const started = await server(runs);
-      const run = mtpxRunner(started.url, streamingTask, log, { stream: true, eagerDispatch });
-      return { server: started, run };
-    };
-  };
+  const mtpx =
+    (eagerDispatch: boolean): AgentRunner =>
+    (url, log) =>
+      mtpxRunner(url, streamingTask, log, { stream: true, eagerDispatch });
 
   const variants: Record<StreamingVariant, AgentVariant> = {
     eager: {
       label: 'MTPX agent `stream`, eager dispatch',
-      setUp: mtpx(true),
+      setUp: setUpWith(server, mtpx(true)),
       modelCalls: 2,
       lowerBoundMs: streamingBounds.eager * timeScale,
     },
     afterStream: {
       label: 'MTPX agent `stream`, `eagerDispatch: false`',
-      setUp: mtpx(false),
+      setUp: setUpWith(server, mtpx(false)),
       modelCalls: 2,
       lowerBoundMs: streamingBounds.afterStreamEnds * timeScale,
     },
     vercel: {
       label: 'Vercel AI SDK `streamText` (ai 6)',
-      setUp: async (runs, log) => {
-        const started = await server(runs);
-        const run = vercelRunner(started.url, streamingTask, log, { stream: true });
-        return { server: started, run };
-      },
+      setUp: setUpWith(server, (url, log) =>
+        vercelRunner(url, streamingTask, log, { stream: true }),
+      ),
       modelCalls: 2,
       lowerBoundMs: streamingBounds.afterStreamEnds * timeScale,
     },
@@ -90,21 +91,18 @@ export async function streamingDispatchRow(config: BenchConfig): Promise<RowResu
       ),
     check: streamingCheck,
   });
-  const benchmark = '5 streamed look-ups (600/400/200/100/50 ms), then the answer';
   return {
     row: 4,
     title: 'Streaming dispatch',
     measures:
       'One streamed response of five independent look-ups, then the answer: wall time when each call starts as soon as it is complete vs after the stream ends.',
     repetitions,
-    lines: order.map((name) =>
-      agentLine({
-        benchmark,
-        variant: variants[name].label,
-        samples: samples[name],
-        lowerBoundMs: variants[name].lowerBoundMs,
-        ...(name === 'eager' ? {} : { baseline: { label: 'eager', samples: samples.eager } }),
-      }),
-    ),
+    lines: agentLines({
+      benchmark: '5 streamed look-ups (600/400/200/100/50 ms), then the answer',
+      variants,
+      order,
+      samples,
+      baseline: { name: 'eager', label: 'eager' },
+    }),
   };
 }

@@ -1,46 +1,11 @@
 import type { Message } from '@mtpx/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { anthropicUnderTest } from '../__fixtures__/adapter-under-test';
 import { collect } from '../__fixtures__/collect';
-import { anthropicEvents, calculatorTools, jsonFixture } from '../__fixtures__/fixtures';
-import {
-  type JsonResponseScript,
-  type ModelServer,
-  type ResponseScript,
-  startModelServer,
-} from '../testing/model-server';
+import { calculatorTools } from '../__fixtures__/fixtures';
 import { createAnthropicProvider } from './anthropic-provider';
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function providerFor(responses: ResponseScript[], maxRetries = 0) {
-  server = await startModelServer({ responses });
-  return createAnthropicProvider({
-    model: 'claude-sonnet-4-6',
-    apiKey: 'sk-ant-test',
-    baseURL: server.url,
-    maxRetries,
-  });
-}
-
-const sse = (name: string, end?: 'destroy'): ResponseScript => ({
-  type: 'sse',
-  events: anthropicEvents(`anthropic/${name}.chunks.txt`),
-  ...(end ? { end } : {}),
-});
-const json = (
-  name: string,
-  status = 200,
-  headers: Record<string, string> = {},
-): JsonResponseScript => ({
-  type: 'json',
-  body: jsonFixture(`anthropic/${name}.json`),
-  status,
-  headers,
-});
+const { server, sse, json, providerFor } = anthropicUnderTest();
 
 const ask: Message[] = [
   { role: 'system', content: 'You are a careful calculator.' },
@@ -108,7 +73,7 @@ describe('createAnthropicProvider errors and retries', () => {
   });
 
   it('reads the key and base URL from the environment', async () => {
-    server = await startModelServer({ responses: [json('final-answer')] });
+    await server.start([json('final-answer')]);
     const provider = createAnthropicProvider({
       model: 'claude-sonnet-4-6',
       env: { ANTHROPIC_API_KEY: 'sk-ant-env', ANTHROPIC_BASE_URL: server.url },

@@ -1,5 +1,6 @@
 import type { Message } from '@mtpx/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { anthropicUnderTest } from '../__fixtures__/adapter-under-test';
 import { collect, trace } from '../__fixtures__/collect';
 import {
   anthropicEvents,
@@ -8,45 +9,8 @@ import {
   readFileTool,
 } from '../__fixtures__/fixtures';
 import { ProviderError } from '../provider-error';
-import {
-  type JsonResponseScript,
-  type ModelServer,
-  type ResponseScript,
-  startModelServer,
-} from '../testing/model-server';
-import { createAnthropicProvider } from './anthropic-provider';
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function providerFor(responses: ResponseScript[], maxRetries = 0) {
-  server = await startModelServer({ responses });
-  return createAnthropicProvider({
-    model: 'claude-sonnet-4-6',
-    apiKey: 'sk-ant-test',
-    baseURL: server.url,
-    maxRetries,
-  });
-}
-
-const sse = (name: string, end?: 'destroy'): ResponseScript => ({
-  type: 'sse',
-  events: anthropicEvents(`anthropic/${name}.chunks.txt`),
-  ...(end ? { end } : {}),
-});
-const json = (
-  name: string,
-  status = 200,
-  headers: Record<string, string> = {},
-): JsonResponseScript => ({
-  type: 'json',
-  body: jsonFixture(`anthropic/${name}.json`),
-  status,
-  headers,
-});
+const { server, sse, json, providerFor } = anthropicUnderTest();
 
 const ask: Message[] = [
   { role: 'system', content: 'You are a careful calculator.' },

@@ -1,17 +1,12 @@
 import Anthropic, { type ClientOptions } from '@anthropic-ai/sdk';
 import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
-import { ProviderError } from '../provider-error';
-import { toProviderError } from '../sdk-errors';
-import { describeFailure, streamInterruptedError } from '../stream-interruption';
+import type { Environment } from '../environment';
+import { sendRequest, streamTurn } from '../provider-stream';
 import { createToolNameMapping } from '../tool-names';
+import { resolveAnthropicConnection } from './anthropic-connection';
 import { toAnthropicConversation, toAnthropicTools } from './anthropic-request';
 import { type AnthropicTurnContext, turnFromAnthropicMessage } from './anthropic-response';
 import { AnthropicStreamAssembler } from './anthropic-stream';
-
-/** The environment variable that holds the Anthropic API key. */
-export const ANTHROPIC_API_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
-/** The environment variable that overrides the Anthropic base URL. */
-export const ANTHROPIC_BASE_URL_VARIABLE = 'ANTHROPIC_BASE_URL';
 
 /** The `max_tokens` sent when none is given: the Messages API requires one. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
@@ -30,7 +25,7 @@ export interface AnthropicProviderOptions {
   /** The base URL; wins over `ANTHROPIC_BASE_URL`. */
   baseURL?: string;
   /** The environment to read the key and URL from; `process.env` when left out. */
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Environment;
   /**
    * How often the SDK retries 408, 409, 429, 5xx (529 overloaded included) and
    * connection failures, with backoff that honours `retry-after`. MTPX never retries on
@@ -58,21 +53,7 @@ const label = 'anthropic';
 
 function buildClient(options: AnthropicProviderOptions): Anthropic {
   if (options.client) return options.client;
-  const env = options.env ?? process.env;
-  const fromEnv = (variable: string) => {
-    const value = env[variable]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-  const apiKey = options.apiKey ?? fromEnv(ANTHROPIC_API_KEY_VARIABLE);
-  if (apiKey === undefined) {
-    throw new ProviderError({
-      code: 'missing_api_key',
-      provider: label,
-      apiKeyVariable: ANTHROPIC_API_KEY_VARIABLE,
-      message: `Anthropic needs an API key: set the ${ANTHROPIC_API_KEY_VARIABLE} environment variable (or pass apiKey).`,
-    });
-  }
-  const baseURL = options.baseURL ?? fromEnv(ANTHROPIC_BASE_URL_VARIABLE);
+  const { apiKey, baseURL } = resolveAnthropicConnection(options);
   return new Anthropic({
     ...options.clientOptions,
     apiKey,
@@ -125,49 +106,23 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
 
   async function generate(request: ProviderRequest): Promise<ProviderTurn> {
     const context = turnContext(request);
-    let response: Anthropic.Message;
-    try {
-      response = await client.messages.create(
-        { ...requestBody(request, context), stream: false },
-        { signal: request.signal },
-      );
-    } catch (error) {
-      throw toProviderError(error, { provider: label, signal: request.signal, phase: 'request' });
-    }
+    const { signal } = request;
+    const response = await sendRequest(label, signal, () =>
+      client.messages.create({ ...requestBody(request, context), stream: false }, { signal }),
+    );
     return turnFromAnthropicMessage(response, context);
   }
 
   async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
     const context = turnContext(request);
     const { signal } = request;
-    let events: AsyncIterable<Anthropic.RawMessageStreamEvent>;
-    try {
-      events = await client.messages.create(
-        { ...requestBody(request, context), stream: true },
-        { signal },
-      );
-    } catch (error) {
-      throw toProviderError(error, { provider: label, signal, phase: 'request' });
-    }
-    const assembler = new AnthropicStreamAssembler(context);
-    try {
-      for await (const event of events) yield* assembler.push(event);
-    } catch (error) {
-      if (ProviderError.isInstance(error)) throw error;
-      const mapped = toProviderError(error, { provider: label, signal, phase: 'stream' });
-      if (mapped.code !== 'stream_interrupted') throw mapped;
-      throw streamInterruptedError({
-        provider: label,
-        reason: `the connection broke off: ${describeFailure(error)}`,
-        incomplete: assembler.incomplete,
-        cause: error,
-      });
-    }
-    // The SDK ends a stream quietly when its request is aborted.
-    if (signal?.aborted) {
-      throw toProviderError(signal.reason, { provider: label, signal, phase: 'stream' });
-    }
-    yield* assembler.end();
+    yield* streamTurn({
+      provider: label,
+      signal,
+      open: () =>
+        client.messages.create({ ...requestBody(request, context), stream: true }, { signal }),
+      assembler: new AnthropicStreamAssembler(context),
+    });
   }
 
   return { name: 'anthropic', model: options.model, client, generate, stream };

@@ -1,12 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type {
-  AssistantMessage,
-  AssistantToolCall,
-  FinishReason,
-  ProviderTurn,
-  Usage,
-} from '@mtpx/protocol';
+import type { AssistantToolCall, FinishReason, ProviderTurn, Usage } from '@mtpx/protocol';
 import { ProviderError } from '../provider-error';
+import { assistantContent, providerTurn } from '../provider-turn';
 import { assistantToolCallFromValue } from '../tool-arguments';
 import type { ToolNameMapping } from '../tool-names';
 
@@ -86,15 +81,12 @@ export function turnFromAnthropicMessage(
       );
     }
   }
-  const message: AssistantMessage = {
-    role: 'assistant',
-    content: text === '' && toolCalls.length > 0 ? null : text,
-  };
-  if (toolCalls.length > 0) message.tool_calls = toolCalls;
-  const turn: ProviderTurn = { message, finishReason: anthropicFinishReason(response.stop_reason) };
-  const usage = anthropicUsage(response.usage);
-  if (usage !== undefined) turn.usage = usage;
-  if (typeof response.model === 'string') turn.model = response.model;
-  if (typeof response.id === 'string') turn.responseId = response.id;
-  return turn;
+  return providerTurn({
+    content: assistantContent(text, toolCalls),
+    toolCalls,
+    finishReason: anthropicFinishReason(response.stop_reason),
+    usage: anthropicUsage(response.usage),
+    model: typeof response.model === 'string' ? response.model : undefined,
+    responseId: typeof response.id === 'string' ? response.id : undefined,
+  });
 }

@@ -1,6 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AssistantMessage, ProviderEvent, ProviderTurn } from '@mtpx/protocol';
+import type { ProviderEvent } from '@mtpx/protocol';
 import { ProviderError } from '../provider-error';
+import type { StreamAssembler } from '../provider-stream';
+import { assistantContent, closingEvents, providerTurn } from '../provider-turn';
 import { streamInterruptedError } from '../stream-interruption';
 import { ToolCallAccumulator } from '../tool-call-accumulator';
 import {
@@ -18,7 +20,7 @@ import {
  * open are never reported ready. A delta for a closed or unknown block throws
  * `invalid_stream`.
  */
-export class AnthropicStreamAssembler {
+export class AnthropicStreamAssembler implements StreamAssembler<Anthropic.RawMessageStreamEvent> {
   readonly #context: AnthropicTurnContext;
   readonly #calls: ToolCallAccumulator;
   /** Content block index → its type, for the blocks that have started. */
@@ -80,20 +82,16 @@ export class AnthropicStreamAssembler {
       });
     }
     const toolCalls = this.#calls.toolCalls();
-    const message: AssistantMessage = {
-      role: 'assistant',
-      content: this.#text === '' && toolCalls.length > 0 ? null : this.#text,
-    };
-    if (toolCalls.length > 0) message.tool_calls = toolCalls;
-    const turn: ProviderTurn = { message, finishReason: anthropicFinishReason(this.#stopReason) };
-    const usage = anthropicUsage(this.#usage);
-    if (usage !== undefined) turn.usage = usage;
-    if (this.#model !== undefined) turn.model = this.#model;
-    if (this.#responseId !== undefined) turn.responseId = this.#responseId;
-    const events: ProviderEvent[] = [];
-    if (usage !== undefined) events.push({ type: 'usage', usage });
-    events.push({ type: 'finish', turn });
-    return events;
+    return closingEvents(
+      providerTurn({
+        content: assistantContent(this.#text, toolCalls),
+        toolCalls,
+        finishReason: anthropicFinishReason(this.#stopReason),
+        usage: anthropicUsage(this.#usage),
+        model: this.#model,
+        responseId: this.#responseId,
+      }),
+    );
   }
 
   #startBlock(event: Anthropic.RawContentBlockStartEvent): ProviderEvent[] {

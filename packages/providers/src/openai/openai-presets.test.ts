@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { jsonFixture } from '../__fixtures__/fixtures';
+import { describe, expect, it } from 'vitest';
+import { modelServerPerTest, recordedResponses } from '../__fixtures__/model-server-per-test';
 import { ProviderError } from '../provider-error';
-import { type ModelServer, startModelServer } from '../testing/model-server';
 import { openAICompatiblePresets, resolveOpenAICompatiblePreset } from './openai-presets';
 import { createOpenAIProvider } from './openai-provider';
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const server = modelServerPerTest();
+const { json } = recordedResponses('openai');
 
 describe('OpenAI-compatible presets', () => {
   it('knows every service of the brief, each with a base URL and a key variable', () => {
@@ -108,9 +104,7 @@ describe('OpenAI-compatible presets', () => {
   });
 
   it('sends requests to the preset base URL (taken from its variable) with its key', async () => {
-    server = await startModelServer({
-      responses: [{ type: 'json', body: jsonFixture('openai/final-answer.json') }],
-    });
+    await server.start([json('final-answer')]);
     const provider = createOpenAIProvider({
       preset: 'mimo',
       model: 'mimo-v2-flash',

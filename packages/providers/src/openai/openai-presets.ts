@@ -1,3 +1,4 @@
+import { type Environment, environmentValue } from '../environment';
 import { ProviderError } from '../provider-error';
 
 /** Where an OpenAI-compatible API lives and where its key comes from. */
@@ -129,7 +130,7 @@ export interface ResolvePresetOptions {
   /** Wins over the preset's base URL and its variable. */
   baseURL?: string | undefined;
   /** The environment to read; `process.env` when left out. */
-  env?: Readonly<Record<string, string | undefined>> | undefined;
+  env?: Environment | undefined;
 }
 
 /** The connection settings a preset resolves to. */
@@ -140,7 +141,8 @@ export interface ResolvedPreset {
   apiKey: string;
 }
 
-function isPresetName(name: string): name is OpenAICompatiblePresetName {
+/** Whether `name` is a known OpenAI-compatible preset. */
+export function isOpenAICompatiblePresetName(name: string): name is OpenAICompatiblePresetName {
   return Object.hasOwn(openAICompatiblePresets, name);
 }
 
@@ -157,7 +159,7 @@ function isPresetName(name: string): name is OpenAICompatiblePresetName {
  */
 export function resolveOpenAICompatiblePreset(options: ResolvePresetOptions = {}): ResolvedPreset {
   const name = options.preset ?? 'openai';
-  if (!isPresetName(name)) {
+  if (!isOpenAICompatiblePresetName(name)) {
     throw new ProviderError({
       code: 'invalid_options',
       provider: String(name),
@@ -166,12 +168,9 @@ export function resolveOpenAICompatiblePreset(options: ResolvePresetOptions = {}
   }
   const preset: OpenAICompatiblePreset = openAICompatiblePresets[name];
   const env = options.env ?? process.env;
-  const fromEnv = (variable: string) => {
-    const value = env[variable]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
-  const baseURL = options.baseURL ?? fromEnv(preset.baseURLVariable) ?? preset.baseURL;
-  const apiKey = options.apiKey ?? fromEnv(preset.apiKeyVariable);
+  const baseURL =
+    options.baseURL ?? environmentValue(env, preset.baseURLVariable) ?? preset.baseURL;
+  const apiKey = options.apiKey ?? environmentValue(env, preset.apiKeyVariable);
   if (apiKey === undefined && preset.apiKeyRequired) {
     throw new ProviderError({
       code: 'missing_api_key',

@@ -1,47 +1,11 @@
 import type { Message, ProviderEvent } from '@mtpx/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { openAIUnderTest } from '../__fixtures__/adapter-under-test';
 import { collect, trace } from '../__fixtures__/collect';
-import { calculatorTools, jsonFixture, openAIChunks, readFileTool } from '../__fixtures__/fixtures';
+import { calculatorTools, openAIChunks, readFileTool } from '../__fixtures__/fixtures';
 import { ProviderError } from '../provider-error';
-import {
-  type JsonResponseScript,
-  type ModelServer,
-  type ResponseScript,
-  startModelServer,
-} from '../testing/model-server';
-import { createOpenAIProvider } from './openai-provider';
 
-let server: ModelServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function providerFor(responses: ResponseScript[], maxRetries = 0) {
-  server = await startModelServer({ responses });
-  return createOpenAIProvider({
-    model: 'gpt-4.1-mini',
-    apiKey: 'sk-test',
-    baseURL: `${server.url}/v1`,
-    maxRetries,
-  });
-}
-
-const sse = (name: string, end?: 'destroy'): ResponseScript => ({
-  type: 'sse',
-  events: openAIChunks(`openai/${name}.chunks.txt`),
-  ...(end ? { end } : {}),
-});
-const json = (
-  name: string,
-  status = 200,
-  headers: Record<string, string> = {},
-): JsonResponseScript => ({
-  type: 'json',
-  body: jsonFixture(`openai/${name}.json`),
-  status,
-  headers,
-});
+const { server, sse, json, providerFor } = openAIUnderTest();
 
 const ask: Message[] = [{ role: 'user', content: 'What is 15 + (4 × (18 − 6)) / 3?' }];
 const requestBody = (index = 0) => server?.requests[index]?.body;

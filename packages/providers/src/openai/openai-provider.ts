@@ -2,13 +2,12 @@ import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mt
 import OpenAI, { type ClientOptions } from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { createFallbackCallId } from '../call-ids';
-import { ProviderError } from '../provider-error';
-import { toProviderError } from '../sdk-errors';
-import { describeFailure, streamInterruptedError } from '../stream-interruption';
+import type { Environment } from '../environment';
+import { sendRequest, streamTurn } from '../provider-stream';
 import { createToolNameMapping } from '../tool-names';
 import {
+  isOpenAICompatiblePresetName,
   type OpenAICompatiblePresetName,
-  openAICompatiblePresets,
   resolveOpenAICompatiblePreset,
 } from './openai-presets';
 import { toOpenAIMessages, toOpenAITools } from './openai-request';
@@ -31,7 +30,7 @@ export interface OpenAIProviderOptions {
   /** The base URL; wins over the preset's URL and its environment variable. */
   baseURL?: string;
   /** The environment to read keys and URLs from; `process.env` when left out. */
-  env?: Readonly<Record<string, string | undefined>>;
+  env?: Environment;
   /**
    * How often the SDK retries 408, 409, 429, 5xx and connection failures, with
    * exponential backoff that honours `retry-after`. MTPX never retries on top. Default 2.
@@ -98,7 +97,7 @@ function buildClient(options: OpenAIProviderOptions): OpenAI {
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProvider {
   const preset = options.preset ?? 'openai';
-  if (!Object.hasOwn(openAICompatiblePresets, preset)) {
+  if (!isOpenAICompatiblePresetName(preset)) {
     // Resolving reports the unknown preset with the list of known ones.
     resolveOpenAICompatiblePreset({ preset, apiKey: 'unused' });
   }
@@ -133,54 +132,33 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
 
   async function generate(request: ProviderRequest): Promise<ProviderTurn> {
     const context = turnContext(request);
-    const failure = { provider: label, signal: request.signal, phase: 'request' as const };
-    let completion: OpenAI.ChatCompletion;
-    try {
-      completion = await client.chat.completions.create(
+    const { signal } = request;
+    const completion = await sendRequest(label, signal, () =>
+      client.chat.completions.create(
         { ...requestBody(request, context), stream: false },
-        { signal: request.signal },
-      );
-    } catch (error) {
-      throw toProviderError(error, failure);
-    }
+        { signal },
+      ),
+    );
     return turnFromChatCompletion(completion, context);
   }
 
   async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
     const context = turnContext(request);
     const { signal } = request;
-    let chunks: AsyncIterable<OpenAI.ChatCompletionChunk>;
-    try {
-      chunks = await client.chat.completions.create(
-        {
-          ...requestBody(request, context),
-          stream: true,
-          ...(streamUsage ? { stream_options: { include_usage: true } } : {}),
-        },
-        { signal },
-      );
-    } catch (error) {
-      throw toProviderError(error, { provider: label, signal, phase: 'request' });
-    }
-    const assembler = new OpenAIStreamAssembler(context);
-    try {
-      for await (const chunk of chunks) yield* assembler.push(chunk);
-    } catch (error) {
-      if (ProviderError.isInstance(error)) throw error;
-      const mapped = toProviderError(error, { provider: label, signal, phase: 'stream' });
-      if (mapped.code !== 'stream_interrupted') throw mapped;
-      throw streamInterruptedError({
-        provider: label,
-        reason: `the connection broke off: ${describeFailure(error)}`,
-        incomplete: assembler.incomplete,
-        cause: error,
-      });
-    }
-    // The SDK ends a stream quietly when its request is aborted.
-    if (signal?.aborted) {
-      throw toProviderError(signal.reason, { provider: label, signal, phase: 'stream' });
-    }
-    yield* assembler.end();
+    yield* streamTurn({
+      provider: label,
+      signal,
+      open: () =>
+        client.chat.completions.create(
+          {
+            ...requestBody(request, context),
+            stream: true,
+            ...(streamUsage ? { stream_options: { include_usage: true } } : {}),
+          },
+          { signal },
+        ),
+      assembler: new OpenAIStreamAssembler(context),
+    });
   }
 
   return {

@@ -1,13 +1,8 @@
-import type {
-  AssistantMessage,
-  AssistantToolCall,
-  FinishReason,
-  ProviderTurn,
-  Usage,
-} from '@mtpx/protocol';
+import type { AssistantToolCall, FinishReason, ProviderTurn, Usage } from '@mtpx/protocol';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { ProviderError } from '../provider-error';
+import { providerTurn } from '../provider-turn';
 import { assistantToolCall } from '../tool-arguments';
 import type { ToolNameMapping } from '../tool-names';
 
@@ -82,18 +77,12 @@ export function turnFromChatCompletion(
     const argumentsText = typeof fn?.arguments === 'string' ? fn.arguments : '';
     toolCalls.push(assistantToolCall(id, name, argumentsText));
   }
-  const message: AssistantMessage = {
-    role: 'assistant',
+  return providerTurn({
     content: typeof choice.message.content === 'string' ? choice.message.content : null,
-  };
-  if (toolCalls.length > 0) message.tool_calls = toolCalls;
-  const turn: ProviderTurn = {
-    message,
+    toolCalls,
     finishReason: openAIFinishReason(choice.finish_reason, toolCalls.length > 0),
-  };
-  const usage = openAIUsage(completion.usage);
-  if (usage !== undefined) turn.usage = usage;
-  if (typeof completion.model === 'string') turn.model = completion.model;
-  if (typeof completion.id === 'string') turn.responseId = completion.id;
-  return turn;
+    usage: openAIUsage(completion.usage),
+    model: typeof completion.model === 'string' ? completion.model : undefined,
+    responseId: typeof completion.id === 'string' ? completion.id : undefined,
+  });
 }

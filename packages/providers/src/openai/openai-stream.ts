@@ -1,6 +1,8 @@
-import type { AssistantMessage, ProviderEvent, ProviderTurn, Usage } from '@mtpx/protocol';
+import type { ProviderEvent, Usage } from '@mtpx/protocol';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { ProviderError } from '../provider-error';
+import type { StreamAssembler } from '../provider-stream';
+import { assistantContent, closingEvents, providerTurn } from '../provider-turn';
 import { streamInterruptedError } from '../stream-interruption';
 import { ToolCallAccumulator } from '../tool-call-accumulator';
 import type { OpenAITurnContext } from './openai-response';
@@ -14,7 +16,7 @@ import { openAIFinishReason, openAIUsage } from './openai-response';
  * `finish_reason` was cut off: {@link end} throws `stream_interrupted`, and the calls it
  * left incomplete are never reported ready.
  */
-export class OpenAIStreamAssembler {
+export class OpenAIStreamAssembler implements StreamAssembler<ChatCompletionChunk> {
   readonly #context: OpenAITurnContext;
   readonly #calls: ToolCallAccumulator;
   #text = '';
@@ -92,21 +94,15 @@ export class OpenAIStreamAssembler {
       });
     }
     const toolCalls = this.#calls.toolCalls();
-    const message: AssistantMessage = {
-      role: 'assistant',
-      content: this.#text === '' && toolCalls.length > 0 ? null : this.#text,
-    };
-    if (toolCalls.length > 0) message.tool_calls = toolCalls;
-    const turn: ProviderTurn = {
-      message,
-      finishReason: openAIFinishReason(this.#finishReason, toolCalls.length > 0),
-    };
-    if (this.#usage !== undefined) turn.usage = this.#usage;
-    if (this.#model !== undefined) turn.model = this.#model;
-    if (this.#responseId !== undefined) turn.responseId = this.#responseId;
-    const events: ProviderEvent[] = [];
-    if (this.#usage !== undefined) events.push({ type: 'usage', usage: this.#usage });
-    events.push({ type: 'finish', turn });
-    return events;
+    return closingEvents(
+      providerTurn({
+        content: assistantContent(this.#text, toolCalls),
+        toolCalls,
+        finishReason: openAIFinishReason(this.#finishReason, toolCalls.length > 0),
+        usage: this.#usage,
+        model: this.#model,
+        responseId: this.#responseId,
+      }),
+    );
   }
 }

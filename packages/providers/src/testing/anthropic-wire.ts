@@ -103,42 +103,31 @@ export function anthropicMessageEvents(
     },
   });
   let blockIndex = 0;
-  if (turn.text) {
-    emit({
-      type: 'content_block_start',
-      index: blockIndex,
-      content_block: { type: 'text', text: '' },
-    });
-    for (const piece of splitIntoChunks(turn.text, chunkSize)) {
-      emit({
-        type: 'content_block_delta',
-        index: blockIndex,
-        delta: { type: 'text_delta', text: piece },
-      });
-    }
+  const block = (contentBlock: object, deltas: object[]) => {
+    emit({ type: 'content_block_start', index: blockIndex, content_block: contentBlock });
+    for (const delta of deltas) emit({ type: 'content_block_delta', index: blockIndex, delta });
     emit({ type: 'content_block_stop', index: blockIndex });
     blockIndex += 1;
+  };
+  if (turn.text) {
+    block(
+      { type: 'text', text: '' },
+      splitIntoChunks(turn.text, chunkSize).map((text) => ({ type: 'text_delta', text })),
+    );
   }
   for (const [index, call] of (turn.toolCalls ?? []).entries()) {
-    emit({
-      type: 'content_block_start',
-      index: blockIndex,
-      content_block: {
+    block(
+      {
         type: 'tool_use',
         id: scriptedCallId(options.turnIndex ?? 0, index, call),
         name: toolName(call.name),
         input: {},
       },
-    });
-    for (const piece of splitIntoChunks(scriptedArgumentsText(call), chunkSize)) {
-      emit({
-        type: 'content_block_delta',
-        index: blockIndex,
-        delta: { type: 'input_json_delta', partial_json: piece },
-      });
-    }
-    emit({ type: 'content_block_stop', index: blockIndex });
-    blockIndex += 1;
+      splitIntoChunks(scriptedArgumentsText(call), chunkSize).map((partial_json) => ({
+        type: 'input_json_delta',
+        partial_json,
+      })),
+    );
   }
   emit({
     type: 'message_delta',

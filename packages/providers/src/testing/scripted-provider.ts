@@ -1,6 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type {
-  AssistantMessage,
   AssistantToolCall,
   Provider,
   ProviderEvent,
@@ -9,6 +8,7 @@ import type {
   Usage,
 } from '@mtpx/protocol';
 import { ProviderError } from '../provider-error';
+import { providerTurn } from '../provider-turn';
 import { assistantToolCall } from '../tool-arguments';
 import { ToolCallAccumulator } from '../tool-call-accumulator';
 import {
@@ -69,17 +69,14 @@ function finishReasonOf(turn: ScriptedTurn, calls: readonly AssistantToolCall[])
 }
 
 function buildTurn(turn: ScriptedTurn, calls: AssistantToolCall[], model: string): ProviderTurn {
-  const message: AssistantMessage = {
-    role: 'assistant',
+  return providerTurn({
     content: turn.text ?? (calls.length > 0 ? null : ''),
-  };
-  if (calls.length > 0) message.tool_calls = calls;
-  return {
-    message,
+    toolCalls: calls,
     finishReason: finishReasonOf(turn, calls),
     usage: turn.usage ?? zeroUsage,
     model,
-  };
+    responseId: undefined,
+  });
 }
 
 /**

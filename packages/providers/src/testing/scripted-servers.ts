@@ -5,6 +5,7 @@ import {
   type ModelServer,
   type RecordedRequest,
   type ResponseScript,
+  type SseEvent,
   startModelServer,
 } from './model-server';
 import { openAIChatCompletion, openAIChatCompletionChunks } from './openai-wire';
@@ -76,6 +77,62 @@ function wantsStream(request: RecordedRequest): boolean {
   return isJsonObject(request.body) && request.body.stream === true;
 }
 
+/** The wire options every scripted answer is written with. */
+interface ScriptedWire {
+  turnIndex: number;
+  toolName: (name: string) => string;
+  model?: string;
+  chunkSize?: number;
+}
+
+/** How one API writes a scripted turn: whole, or as the events of a stream. */
+interface TurnEncoding {
+  whole(turn: ScriptedTurn, wire: ScriptedWire): unknown;
+  streamed(turn: ScriptedTurn, wire: ScriptedWire, request: RecordedRequest): SseEvent[];
+}
+
+/**
+ * A model server that answers each request with the next scripted turn, written by
+ * `encoding`: as JSON, or — when the request asks to stream — as SSE events, with the
+ * configured time to first byte and delay between events.
+ */
+function startScriptedServer(
+  turns: readonly ScriptedTurn[],
+  options: ScriptedServerOptions,
+  encoding: TurnEncoding,
+): Promise<ModelServer> {
+  return startModelServer({
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+    responses: (request, index) => {
+      const turn = turnAt(turns, index);
+      if (isResponseScript(turn)) return turn;
+      const wire: ScriptedWire = {
+        turnIndex: index,
+        toolName: wireToolName(request),
+        ...(options.model === undefined ? {} : { model: options.model }),
+      };
+      if (!wantsStream(request)) {
+        return {
+          type: 'json',
+          body: encoding.whole(turn, wire),
+          delayMs: options.firstByteDelayMs ?? 0,
+        };
+      }
+      const streamWire = {
+        ...wire,
+        ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
+      };
+      return {
+        type: 'sse',
+        events: encoding.streamed(turn, streamWire, request),
+        firstByteDelayMs: options.firstByteDelayMs ?? 0,
+        chunkDelayMs: options.chunkDelayMs ?? 0,
+      };
+    },
+  });
+}
+
 /**
  * An OpenAI-compatible Chat Completions server on 127.0.0.1 that plays a scripted model:
  * each request gets the next turn, as JSON or — when the request asks to stream — as
@@ -94,36 +151,15 @@ export function startScriptedOpenAIServer(
   turns: readonly ScriptedTurn[],
   options: ScriptedServerOptions = {},
 ): Promise<ModelServer> {
-  return startModelServer({
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.port === undefined ? {} : { port: options.port }),
-    responses: (request, index) => {
-      const turn = turnAt(turns, index);
-      if (isResponseScript(turn)) return turn;
-      const wire = {
-        turnIndex: index,
-        toolName: wireToolName(request),
-        ...(options.model === undefined ? {} : { model: options.model }),
-      };
-      if (!wantsStream(request)) {
-        return {
-          type: 'json',
-          body: openAIChatCompletion(turn, wire),
-          delayMs: options.firstByteDelayMs ?? 0,
-        };
-      }
+  return startScriptedServer(turns, options, {
+    whole: openAIChatCompletion,
+    streamed: (turn, wire, request) => {
       const body = isJsonObject(request.body) ? request.body : {};
       const streamOptions = isJsonObject(body.stream_options) ? body.stream_options : {};
-      return {
-        type: 'sse',
-        events: openAIChatCompletionChunks(turn, {
-          ...wire,
-          includeUsage: streamOptions.include_usage === true,
-          ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
-        }),
-        firstByteDelayMs: options.firstByteDelayMs ?? 0,
-        chunkDelayMs: options.chunkDelayMs ?? 0,
-      };
+      return openAIChatCompletionChunks(turn, {
+        ...wire,
+        includeUsage: streamOptions.include_usage === true,
+      });
     },
   });
 }
@@ -136,31 +172,8 @@ export function startScriptedAnthropicServer(
   turns: readonly ScriptedTurn[],
   options: ScriptedServerOptions = {},
 ): Promise<ModelServer> {
-  return startModelServer({
-    ...(options.host === undefined ? {} : { host: options.host }),
-    ...(options.port === undefined ? {} : { port: options.port }),
-    responses: (request, index) => {
-      const turn = turnAt(turns, index);
-      if (isResponseScript(turn)) return turn;
-      const wire = {
-        turnIndex: index,
-        toolName: wireToolName(request),
-        ...(options.model === undefined ? {} : { model: options.model }),
-        ...(options.chunkSize === undefined ? {} : { chunkSize: options.chunkSize }),
-      };
-      if (!wantsStream(request)) {
-        return {
-          type: 'json',
-          body: anthropicMessage(turn, wire),
-          delayMs: options.firstByteDelayMs ?? 0,
-        };
-      }
-      return {
-        type: 'sse',
-        events: anthropicMessageEvents(turn, wire),
-        firstByteDelayMs: options.firstByteDelayMs ?? 0,
-        chunkDelayMs: options.chunkDelayMs ?? 0,
-      };
-    },
+  return startScriptedServer(turns, options, {
+    whole: anthropicMessage,
+    streamed: anthropicMessageEvents,
   });
 }

@@ -1,0 +1,15 @@
+export { CliError } from './cli-error';
+export { COMMON_FLAGS, colorFlag, httpUrlFlag, parseFlags } from './cli-flags';
+export { LineReader } from './line-reader';
+export {
+  createModelProvider,
+  isProviderName,
+  MODEL_FLAGS,
+  type ModelChoice,
+  type ModelProvider,
+  modelChoiceFromFlags,
+  PROVIDER_NAMES,
+  type ProviderName,
+} from './model-choice';
+export { type RunMainOptions, runMain } from './run-main';
+export { type Colors, shorten, shouldColor, Terminal } from './terminal';

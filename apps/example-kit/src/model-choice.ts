@@ -1,0 +1,123 @@
+import type { Provider } from '@mtpx/protocol';
+import { createProvider, type ProviderName as KnownProvider, ProviderError } from '@mtpx/providers';
+import { CliError } from './cli-error';
+import { httpUrlFlag } from './cli-flags';
+
+/** The services `--provider` accepts. */
+export const PROVIDER_NAMES = [
+  'openai',
+  'anthropic',
+  'groq',
+  'together',
+  'cerebras',
+  'mimo',
+  'openrouter',
+  'ollama',
+  'lmstudio',
+  'vllm',
+] as const satisfies readonly KnownProvider[];
+
+/** One of {@link PROVIDER_NAMES}. */
+export type ProviderName = (typeof PROVIDER_NAMES)[number];
+
+/**
+ * The model used when `--model` is left out. The apps keep these, not the library: model
+ * names go stale. Local servers serve what you loaded, so they need `--model`.
+ */
+const DEFAULT_MODELS: Partial<Record<ProviderName, string>> = {
+  openai: 'gpt-4.1-mini',
+  anthropic: 'claude-sonnet-4-5',
+  groq: 'llama-3.3-70b-versatile',
+  together: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
+  cerebras: 'llama-3.3-70b',
+  mimo: 'mimo-v2-flash',
+  openrouter: 'openai/gpt-4.1-mini',
+  ollama: 'llama3.1',
+};
+
+/** The flags that choose a real model. */
+export const MODEL_FLAGS = {
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'base-url': { type: 'string' },
+} as const;
+
+/** What `--provider`, `--model` and `--base-url` asked for. */
+export interface ModelChoice {
+  provider: ProviderName;
+  model?: string | undefined;
+  baseUrl?: string | undefined;
+}
+
+/** A real model, ready to call, and how to name it in output. */
+export interface ModelProvider {
+  provider: Provider;
+  /** `groq llama-3.3-70b-versatile` */
+  label: string;
+}
+
+/** Whether `name` is a service `--provider` accepts. */
+export function isProviderName(name: string): name is ProviderName {
+  return (PROVIDER_NAMES as readonly string[]).includes(name);
+}
+
+/**
+ * The model `--provider`, `--model` and `--base-url` choose; `undefined` without
+ * `--provider`, when the app runs its offline script. `offlineRole` names what that script
+ * plays (`the agent`, `the planner`), for the error when `--model` or `--base-url` come
+ * without `--provider`.
+ */
+export function modelChoiceFromFlags(
+  values: { provider?: string; model?: string; 'base-url'?: string },
+  offlineRole: string,
+): ModelChoice | undefined {
+  if (values.provider === undefined) {
+    if (values.model !== undefined || values['base-url'] !== undefined)
+      throw new CliError(
+        `--model and --base-url need --provider (without it ${offlineRole} is the offline script).`,
+      );
+    return undefined;
+  }
+  if (!isProviderName(values.provider))
+    throw new CliError(
+      `Unknown --provider "${values.provider}". Use one of: ${PROVIDER_NAMES.join(', ')}.`,
+    );
+  return {
+    provider: values.provider,
+    model: values.model,
+    baseUrl: values['base-url'] && httpUrlFlag('--base-url', values['base-url']),
+  };
+}
+
+/**
+ * Builds the provider `--provider` names with `createProvider` of `@mtpx/providers`,
+ * reading its key from the usual variable (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
+ * `GROQ_API_KEY`, …). The SDK of the chosen service is loaded only then, so offline runs
+ * never load one. A missing key or model is a {@link CliError} with one line saying what
+ * to set.
+ */
+export async function createModelProvider(
+  choice: ModelChoice,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<ModelProvider> {
+  const model = choice.model ?? DEFAULT_MODELS[choice.provider];
+  if (model === undefined)
+    throw new CliError(
+      `--provider ${choice.provider} needs --model: the name of the model your server has loaded.`,
+    );
+  try {
+    const provider = await createProvider({
+      provider: choice.provider,
+      model,
+      env,
+      baseURL: choice.baseUrl || undefined,
+    });
+    return { provider, label: `${choice.provider} ${model}` };
+  } catch (error) {
+    if (ProviderError.isInstance(error) && error.code === 'missing_api_key')
+      throw new CliError(
+        `--provider ${choice.provider} needs an API key: set the ${error.apiKeyVariable} environment variable.`,
+      );
+    throw error;
+  }
+}

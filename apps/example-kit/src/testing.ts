@@ -1,0 +1,7 @@
+export {
+  type AppProcessOptions,
+  type AppRun,
+  inheritedEnv,
+  runAppProcess,
+  spawnAppProcess,
+} from './app-process';

@@ -1,0 +1,8 @@
+import { defineConfig } from 'tsup';
+import { packageTsupEntry } from '../../tsup.shared.ts';
+
+export default defineConfig([
+  packageTsupEntry(import.meta.dirname, {
+    entry: { index: 'src/index.ts', testing: 'src/testing.ts' },
+  }),
+]);

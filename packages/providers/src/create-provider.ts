@@ -1,0 +1,90 @@
+import type { Provider } from '@mtpx/protocol';
+import { resolveAnthropicConnection } from './anthropic/anthropic-connection';
+import type { Environment } from './environment';
+import {
+  isOpenAICompatiblePresetName,
+  type OpenAICompatiblePresetName,
+  openAICompatiblePresets,
+  resolveOpenAICompatiblePreset,
+} from './openai/openai-presets';
+import { ProviderError } from './provider-error';
+
+/** A service `createProvider` knows by name: `anthropic`, or an OpenAI-compatible preset. */
+export type ProviderName = 'anthropic' | OpenAICompatiblePresetName;
+
+/** Every {@link ProviderName}: `anthropic`, then the OpenAI-compatible presets in table order. */
+export const providerNames: readonly ProviderName[] = [
+  'anthropic',
+  ...(Object.keys(openAICompatiblePresets) as OpenAICompatiblePresetName[]),
+];
+
+/** Whether `name` is a service `createProvider` knows (a command-line flag, a config value). */
+export function isProviderName(name: string): name is ProviderName {
+  return name === 'anthropic' || isOpenAICompatiblePresetName(name);
+}
+
+/** Which service and model `createProvider` builds a provider for, and how to reach it. */
+export interface CreateProviderOptions {
+  /** `anthropic`, or an OpenAI-compatible preset (`openai`, `groq`, `ollama`, …). */
+  provider: ProviderName;
+  /** The model id. There is no default: model names change faster than this package. */
+  model: string;
+  /** The API key; wins over the service's key variable (`ANTHROPIC_API_KEY`, `GROQ_API_KEY`, …). */
+  apiKey?: string | undefined;
+  /** The base URL; wins over the service's URL variable and its default URL. */
+  baseURL?: string | undefined;
+  /** The environment to read keys and URLs from; `process.env` when left out. */
+  env?: Environment | undefined;
+  /** How often the SDK retries retryable failures, with backoff. Default 2. */
+  maxRetries?: number | undefined;
+  /** Per-request timeout in milliseconds. */
+  timeoutMs?: number | undefined;
+  /** `max_tokens` for every request (Anthropic's default: 4096; OpenAI-compatible: the API's). */
+  maxTokens?: number | undefined;
+  /** Extra request body fields the service understands. */
+  body?: Record<string, unknown> | undefined;
+}
+
+/**
+ * A provider for a service named at run time (a `--provider` flag, a config file): the
+ * Anthropic adapter for `anthropic`, the OpenAI-compatible adapter with that preset for
+ * every other name. The key and base URL are resolved first, then only the chosen
+ * adapter's entry (and so only its SDK) is loaded: `@mtpx/providers` itself loads neither.
+ *
+ * Throws a {@link ProviderError} with code `missing_api_key` (and `apiKeyVariable`, the
+ * variable to set) when a hosted service has no key, before any SDK is loaded; and
+ * `invalid_options` for a name it does not know.
+ *
+ * @example
+ * ```ts
+ * import { createProvider, isProviderName } from '@mtpx/providers';
+ *
+ * const [name = 'groq', model = 'llama-3.3-70b-versatile'] = process.argv.slice(2);
+ * if (!isProviderName(name)) throw new Error(`Unknown provider: ${name}`);
+ * const provider = await createProvider({ provider: name, model }); // reads GROQ_API_KEY
+ * ```
+ */
+export async function createProvider(options: CreateProviderOptions): Promise<Provider> {
+  const { provider, model, env, maxRetries, timeoutMs, maxTokens, body } = options;
+  const shared = { model, maxRetries, timeoutMs, maxTokens, body };
+  if (provider === 'anthropic') {
+    const { apiKey, baseURL } = resolveAnthropicConnection(options);
+    const { createAnthropicProvider } = await import('./anthropic');
+    return createAnthropicProvider({ ...shared, apiKey, baseURL });
+  }
+  if (!isOpenAICompatiblePresetName(provider)) {
+    throw new ProviderError({
+      code: 'invalid_options',
+      provider: String(provider),
+      message: `Unknown provider "${String(provider)}". Known providers: ${providerNames.join(', ')}.`,
+    });
+  }
+  const { apiKey, baseURL } = resolveOpenAICompatiblePreset({
+    preset: provider,
+    apiKey: options.apiKey,
+    baseURL: options.baseURL,
+    env,
+  });
+  const { createOpenAIProvider } = await import('./openai');
+  return createOpenAIProvider({ ...shared, preset: provider, apiKey, baseURL });
+}

@@ -1,0 +1,45 @@
+import type {
+  AssistantMessage,
+  AssistantToolCall,
+  FinishReason,
+  ProviderEvent,
+  ProviderTurn,
+  Usage,
+} from '@mtpx/protocol';
+
+/** What an adapter read from a whole response, or assembled from a stream. */
+export interface TurnParts {
+  content: string | null;
+  toolCalls: AssistantToolCall[];
+  finishReason: FinishReason;
+  usage: Usage | undefined;
+  model: string | undefined;
+  responseId: string | undefined;
+}
+
+/** The provider-neutral turn: the assistant message (with its calls, if any) and what is known about it. */
+export function providerTurn(parts: TurnParts): ProviderTurn {
+  const message: AssistantMessage = { role: 'assistant', content: parts.content };
+  if (parts.toolCalls.length > 0) message.tool_calls = parts.toolCalls;
+  const turn: ProviderTurn = { message, finishReason: parts.finishReason };
+  if (parts.usage !== undefined) turn.usage = parts.usage;
+  if (parts.model !== undefined) turn.model = parts.model;
+  if (parts.responseId !== undefined) turn.responseId = parts.responseId;
+  return turn;
+}
+
+/** Text as a message's content: `null` for a turn of tool calls and no text. */
+export function assistantContent(
+  text: string,
+  toolCalls: readonly AssistantToolCall[],
+): string | null {
+  return text === '' && toolCalls.length > 0 ? null : text;
+}
+
+/** The events that close a stream: `usage` (when reported), then `finish`. */
+export function closingEvents(turn: ProviderTurn): ProviderEvent[] {
+  const events: ProviderEvent[] = [];
+  if (turn.usage !== undefined) events.push({ type: 'usage', usage: turn.usage });
+  events.push({ type: 'finish', turn });
+  return events;
+}
