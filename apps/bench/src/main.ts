@@ -32,7 +32,7 @@ const startedAt = new Date();
 const rows: RowResult[] = [];
 for (const row of options.rows) {
   const runner = rowRunners[row];
-  if (!runner) throw new Error(`row ${row} is not implemented`);
+  if (!runner) throw new Error(`There is no row ${row}: the rows are 1 to 6.`);
   const started = performance.now();
   process.stderr.write(`row ${row}… `);
   rows.push(await runner(config));
