@@ -61,6 +61,12 @@ export {
   type ValidatePlanOptions,
   validateExecutionPlan,
 } from './plan-validation';
+export {
+  type ProviderPart,
+  ProviderPartSchema,
+  reasoningText,
+  serverToolParts,
+} from './provider-parts';
 export type {
   FinishReason,
   Provider,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ProviderPartSchema } from './provider-parts';
 import { ToolCallSchema } from './tool-call';
 import type { ToolResult } from './tool-result';
 
@@ -18,11 +19,16 @@ export const AssistantToolCallSchema = ToolCallSchema.extend({
   arguments_error: z.string().optional(),
 });
 
-/** The model's turn: text, tool calls, or both. */
+/**
+ * The model's turn: text, tool calls, or both. `provider_parts` keeps what only the
+ * provider that made the turn understands (thinking blocks with signatures, reasoning
+ * fields, server-side tool blocks), so its next request can replay them exactly.
+ */
 export const AssistantMessageSchema = z.object({
   role: z.literal('assistant'),
   content: z.string().nullable(),
   tool_calls: z.array(AssistantToolCallSchema).optional(),
+  provider_parts: z.array(ProviderPartSchema).optional(),
 });
 
 /** The result of one tool call, in the shape the native tool-call syntax sends back. */

@@ -8,14 +8,37 @@ export interface Usage {
   /** Every output token, reasoning tokens included. */
   outputTokens: number;
   totalTokens: number;
-  /** Input tokens read from the provider's prompt cache, when it reports them. */
+  /** Input tokens read from the provider's prompt cache, when it reports them (the same as `cacheReadTokens`). */
   cachedInputTokens?: number;
   /** Output tokens spent on hidden reasoning, when the provider reports them. */
   reasoningTokens?: number;
+  /** Input tokens read from the prompt cache (Anthropic `cache_read_input_tokens`, OpenAI `cached_tokens`). */
+  cacheReadTokens?: number;
+  /** Input tokens written to the prompt cache (Anthropic `cache_creation_input_tokens`). */
+  cacheWriteTokens?: number;
+  /** Of `cacheWriteTokens`, those cached for 5 minutes (`ephemeral_5m_input_tokens`). */
+  cacheWrite5mTokens?: number;
+  /** Of `cacheWriteTokens`, those cached for 1 hour (`ephemeral_1h_input_tokens`). */
+  cacheWrite1hTokens?: number;
+  /** DeepSeek's `prompt_cache_hit_tokens`. */
+  cacheHitTokens?: number;
+  /** DeepSeek's `prompt_cache_miss_tokens`. */
+  cacheMissTokens?: number;
 }
 
-/** Why the model stopped. */
-export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
+/**
+ * Why the model stopped. `refusal`: the model declined (OpenAI `message.refusal`,
+ * Anthropic `stop_reason: "refusal"`); no tool of that turn may run. A reason the adapter
+ * does not know is `other`, with the API's own value in {@link ProviderTurn.rawFinishReason}.
+ */
+export type FinishReason =
+  | 'stop'
+  | 'tool_calls'
+  | 'length'
+  | 'content_filter'
+  | 'refusal'
+  | 'error'
+  | 'other';
 
 /** One model call. */
 export interface ProviderRequest {
@@ -33,6 +56,12 @@ export interface ProviderTurn {
   model?: string;
   /** The API's id for this response (`chatcmpl-…`, `msg_…`), for tracing. */
   responseId?: string;
+  /** For `finishReason: "other"`: the API's own finish or stop reason, unchanged (`pause_turn`, …). */
+  rawFinishReason?: string;
+  /** Readable reasoning of the turn, when the model showed any (never redacted or encrypted reasoning). */
+  reasoning?: string;
+  /** For a `refusal`: the model's refusal text or the API's explanation, when it gave one. */
+  refusal?: string;
 }
 
 /**
@@ -43,6 +72,10 @@ export interface ProviderTurn {
 export type ProviderEvent =
   /** A piece of the answer's text. */
   | { type: 'text-delta'; delta: string }
+  /** A piece of readable reasoning (thinking), as it streams; never redacted or encrypted reasoning. */
+  | { type: 'reasoning-delta'; delta: string }
+  /** A server-side tool block began (the API runs it; it is never dispatched to a local tool). */
+  | { type: 'server-tool-used'; blockType: string; id?: string; name?: string }
   /** A piece of one tool call, as it streams (`index` is the call's place in the turn). */
   | {
       type: 'tool-call-delta';

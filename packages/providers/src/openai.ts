@@ -10,4 +10,5 @@ export {
   createOpenAIProvider,
   type OpenAIProvider,
   type OpenAIProviderOptions,
+  type OpenAIReasoningEffort,
 } from './openai/openai-provider';

@@ -3,6 +3,7 @@ import type {
   AssistantToolCall,
   FinishReason,
   ProviderEvent,
+  ProviderPart,
   ProviderTurn,
   Usage,
 } from '@mtpx/protocol';
@@ -15,16 +16,32 @@ export interface TurnParts {
   usage: Usage | undefined;
   model: string | undefined;
   responseId: string | undefined;
+  /** The provider's own parts of the turn (thinking blocks, reasoning fields, server tool blocks). */
+  providerParts?: ProviderPart[] | undefined;
+  /** The turn's readable reasoning. */
+  reasoning?: string | undefined;
+  /** A refusal's text. */
+  refusal?: string | undefined;
+  /** The API's own finish reason, unchanged (kept on the turn when it maps to `other`). */
+  rawFinishReason?: string | null | undefined;
 }
 
 /** The provider-neutral turn: the assistant message (with its calls, if any) and what is known about it. */
 export function providerTurn(parts: TurnParts): ProviderTurn {
   const message: AssistantMessage = { role: 'assistant', content: parts.content };
   if (parts.toolCalls.length > 0) message.tool_calls = parts.toolCalls;
+  if (parts.providerParts !== undefined && parts.providerParts.length > 0) {
+    message.provider_parts = parts.providerParts;
+  }
   const turn: ProviderTurn = { message, finishReason: parts.finishReason };
   if (parts.usage !== undefined) turn.usage = parts.usage;
   if (parts.model !== undefined) turn.model = parts.model;
   if (parts.responseId !== undefined) turn.responseId = parts.responseId;
+  if (parts.finishReason === 'other' && parts.rawFinishReason != null) {
+    turn.rawFinishReason = parts.rawFinishReason;
+  }
+  if (parts.reasoning !== undefined && parts.reasoning !== '') turn.reasoning = parts.reasoning;
+  if (parts.refusal !== undefined && parts.refusal !== '') turn.refusal = parts.refusal;
   return turn;
 }
 

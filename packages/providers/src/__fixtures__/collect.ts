@@ -13,12 +13,16 @@ export async function collect(
   }
 }
 
-/** A compact trace of a stream: `text "…"`, `delta 0 call_1 +"{\"a"`, `ready 0 call_1`, … */
+/** A compact trace of a stream: `text "…"`, `reasoning "…"`, `server-tool …`, `delta 0 call_1 +"{\"a"`, `ready 0 call_1`, … */
 export function trace(events: readonly ProviderEvent[]): string[] {
   return events.map((event) => {
     switch (event.type) {
       case 'text-delta':
         return `text ${JSON.stringify(event.delta)}`;
+      case 'reasoning-delta':
+        return `reasoning ${JSON.stringify(event.delta)}`;
+      case 'server-tool-used':
+        return `server-tool ${event.blockType} ${event.id ?? '?'} ${event.name ?? '?'}`;
       case 'tool-call-delta':
         return `delta ${event.index} ${event.callId ?? '?'} ${event.toolName ?? '?'} +${JSON.stringify(event.argumentsDelta)}`;
       case 'tool-call-ready':

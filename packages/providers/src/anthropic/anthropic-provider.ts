@@ -38,8 +38,39 @@ export interface AnthropicProviderOptions {
   clientOptions?: Omit<ClientOptions, 'apiKey' | 'baseURL'>;
   /** `max_tokens` for every request (required by the API). Default 4096. */
   maxTokens?: number;
-  /** Extra request body fields (`thinking`, `metadata`, sampling settings the model accepts, …). */
+  /**
+   * Extended thinking: `{ budgetTokens }` (sent as `thinking: { type: "enabled",
+   * budget_tokens }`; `max_tokens` defaults to the budget plus 4096), or `{ adaptive: true }`
+   * for models that decide how much to think (`thinking: { type: "adaptive" }`). Thinking
+   * blocks (with their signatures) and redacted thinking are kept and sent back.
+   */
+  thinking?: AnthropicThinkingOptions;
+  /** `output_config.effort` for models that take it. */
+  effort?: AnthropicEffort;
+  /** Extra request body fields (`metadata`, sampling settings the model accepts, …). */
   body?: Record<string, unknown>;
+}
+
+/** Extended thinking settings: a token budget, or adaptive thinking. */
+export type AnthropicThinkingOptions =
+  | { budgetTokens: number; display?: 'summarized' | 'omitted' }
+  | { adaptive: true; display?: 'summarized' | 'omitted' };
+
+/** How much effort the model puts into its answer (`output_config.effort`). */
+export type AnthropicEffort = 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+
+function thinkingBody(thinking: AnthropicThinkingOptions): Anthropic.ThinkingConfigParam {
+  const display = thinking.display === undefined ? {} : { display: thinking.display };
+  if ('adaptive' in thinking) return { type: 'adaptive', ...display };
+  return { type: 'enabled', budget_tokens: thinking.budgetTokens, ...display };
+}
+
+function defaultMaxTokens(options: AnthropicProviderOptions): number {
+  const budget =
+    options.thinking !== undefined && 'budgetTokens' in options.thinking
+      ? options.thinking.budgetTokens
+      : 0;
+  return budget + DEFAULT_ANTHROPIC_MAX_TOKENS;
 }
 
 /** A {@link Provider} for the Anthropic Messages API. */
@@ -89,9 +120,13 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     const body: Anthropic.MessageCreateParamsNonStreaming = {
       ...options.body,
       model: options.model,
-      max_tokens: options.maxTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+      max_tokens: options.maxTokens ?? defaultMaxTokens(options),
       messages: conversation.messages,
     };
+    if (options.thinking !== undefined) body.thinking = thinkingBody(options.thinking);
+    if (options.effort !== undefined) {
+      body.output_config = { ...body.output_config, effort: options.effort };
+    }
     if (conversation.system !== undefined) body.system = conversation.system;
     if (request.tools.length > 0) body.tools = toAnthropicTools(request.tools, context.names);
     return body;

@@ -1,6 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, ToolSpec } from '@mtpx/protocol';
 import type { ToolNameMapping } from '../tool-names';
+import { anthropicAssistantContent } from './anthropic-parts';
 
 type ContentBlock = Anthropic.ContentBlockParam;
 
@@ -13,7 +14,9 @@ export interface AnthropicConversation {
 /**
  * The conversation as Messages API turns:
  * - system messages become the top-level `system` (joined by blank lines, in order);
- * - assistant tool calls become `tool_use` blocks (names mapped like the tools);
+ * - assistant tool calls become `tool_use` blocks (names mapped like the tools), with the
+ *   turn's own Anthropic blocks (thinking with its signature, redacted thinking, server
+ *   tool blocks) back in their original order;
  * - tool messages become `tool_result` blocks (with `is_error` on failures) in the next
  *   user message: consecutive results, and user text that follows them, share one;
  * - an assistant turn with neither text nor calls is left out (the API refuses empty turns).
@@ -48,16 +51,7 @@ export function toAnthropicConversation(
         });
         break;
       case 'assistant': {
-        const content: ContentBlock[] = [];
-        if (message.content) content.push({ type: 'text', text: message.content });
-        for (const call of message.tool_calls ?? []) {
-          content.push({
-            type: 'tool_use',
-            id: call.id,
-            name: names.toProvider(call.name),
-            input: call.arguments,
-          });
-        }
+        const content = anthropicAssistantContent(message, names);
         if (content.length > 0) turns.push({ role: 'assistant', content });
         break;
       }

@@ -1,9 +1,16 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { AssistantToolCall, FinishReason, ProviderTurn, Usage } from '@mtpx/protocol';
+import {
+  type AssistantToolCall,
+  type FinishReason,
+  type ProviderTurn,
+  reasoningText,
+  type Usage,
+} from '@mtpx/protocol';
 import { ProviderError } from '../provider-error';
 import { assistantContent, providerTurn } from '../provider-turn';
 import { assistantToolCallFromValue } from '../tool-arguments';
 import type { ToolNameMapping } from '../tool-names';
+import { turnParts } from './anthropic-parts';
 
 /** The Messages API's `stop_reason` in MTPX's terms. */
 export function anthropicFinishReason(reason: string | null | undefined): FinishReason {
@@ -17,7 +24,7 @@ export function anthropicFinishReason(reason: string | null | undefined): Finish
     case 'model_context_window_exceeded':
       return 'length';
     case 'refusal':
-      return 'content_filter';
+      return 'refusal';
     default:
       return 'other';
   }
@@ -29,12 +36,19 @@ export interface AnthropicUsageCounters {
   output_tokens?: number | null;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  cache_creation?: {
+    ephemeral_5m_input_tokens?: number | null;
+    ephemeral_1h_input_tokens?: number | null;
+  } | null;
+  output_tokens_details?: { thinking_tokens?: number | null } | null;
 }
 
 /**
  * The Messages API's usage in MTPX's terms. Anthropic counts cache reads and writes
  * apart from `input_tokens`; `inputTokens` here is all three, so it means the same as
- * OpenAI's `prompt_tokens`.
+ * OpenAI's `prompt_tokens`, and each is also kept on its own: `cacheReadTokens`,
+ * `cacheWriteTokens` (with its 5-minute / 1-hour split when reported) and
+ * `reasoningTokens` (`output_tokens_details.thinking_tokens`).
  */
 export function anthropicUsage(
   usage: AnthropicUsageCounters | null | undefined,
@@ -45,8 +59,36 @@ export function anthropicUsage(
     (usage.input_tokens ?? 0) + (usage.cache_creation_input_tokens ?? 0) + cacheRead;
   const outputTokens = usage.output_tokens ?? 0;
   const result: Usage = { inputTokens, outputTokens, totalTokens: inputTokens + outputTokens };
-  if (usage.cache_read_input_tokens != null) result.cachedInputTokens = cacheRead;
+  if (usage.cache_read_input_tokens != null) {
+    result.cachedInputTokens = cacheRead;
+    result.cacheReadTokens = cacheRead;
+  }
+  if (usage.cache_creation_input_tokens != null) {
+    result.cacheWriteTokens = usage.cache_creation_input_tokens;
+  }
+  const split = usage.cache_creation;
+  if (split?.ephemeral_5m_input_tokens != null) {
+    result.cacheWrite5mTokens = split.ephemeral_5m_input_tokens;
+  }
+  if (split?.ephemeral_1h_input_tokens != null) {
+    result.cacheWrite1hTokens = split.ephemeral_1h_input_tokens;
+  }
+  const thinking = usage.output_tokens_details?.thinking_tokens;
+  if (thinking != null) result.reasoningTokens = thinking;
   return result;
+}
+
+/** A refusal's explanation: `stop_details.explanation`, else the turn's text. */
+export function anthropicRefusal(
+  stopDetails: unknown,
+  text: string,
+): string | undefined {
+  const explanation =
+    stopDetails != null && typeof stopDetails === 'object'
+      ? (stopDetails as { explanation?: unknown }).explanation
+      : undefined;
+  if (typeof explanation === 'string' && explanation !== '') return explanation;
+  return text === '' ? undefined : text;
 }
 
 /** What turning a whole response into a turn needs. */
@@ -58,7 +100,8 @@ export interface AnthropicTurnContext {
 /**
  * A whole Messages API response as a provider turn: text blocks joined, `tool_use`
  * blocks as tool calls (names mapped back; an `input` that is not an object kept with
- * `arguments_error`), other blocks (thinking, server tools) left out.
+ * `arguments_error`), every other block (thinking, redacted thinking, server tool
+ * blocks) kept as a provider part at its index for the next request to replay.
  */
 export function turnFromAnthropicMessage(
   response: Anthropic.Message,
@@ -73,6 +116,10 @@ export function turnFromAnthropicMessage(
   }
   let text = '';
   const toolCalls: AssistantToolCall[] = [];
+  const blocks = response.content.map((block, index) => ({
+    index,
+    block: block as unknown as Record<string, unknown>,
+  }));
   for (const block of response.content) {
     if (block.type === 'text') text += block.text;
     if (block.type === 'tool_use') {
@@ -81,12 +128,21 @@ export function turnFromAnthropicMessage(
       );
     }
   }
+  const providerParts = turnParts(blocks);
+  const finishReason = anthropicFinishReason(response.stop_reason);
   return providerTurn({
     content: assistantContent(text, toolCalls),
     toolCalls,
-    finishReason: anthropicFinishReason(response.stop_reason),
+    finishReason,
     usage: anthropicUsage(response.usage),
     model: typeof response.model === 'string' ? response.model : undefined,
     responseId: typeof response.id === 'string' ? response.id : undefined,
+    providerParts,
+    reasoning: reasoningText(providerParts),
+    rawFinishReason: response.stop_reason,
+    refusal:
+      finishReason === 'refusal'
+        ? anthropicRefusal((response as { stop_details?: unknown }).stop_details, text)
+        : undefined,
   });
 }

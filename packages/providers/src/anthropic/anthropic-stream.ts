@@ -1,32 +1,48 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { ProviderEvent } from '@mtpx/protocol';
+import { type ProviderEvent, reasoningText, safeParseJson } from '@mtpx/protocol';
 import { ProviderError } from '../provider-error';
 import type { StreamAssembler } from '../provider-stream';
 import { assistantContent, closingEvents, providerTurn } from '../provider-turn';
 import { streamInterruptedError } from '../stream-interruption';
 import { ToolCallAccumulator } from '../tool-call-accumulator';
+import { isServerToolBlock, turnParts } from './anthropic-parts';
 import {
   type AnthropicTurnContext,
   type AnthropicUsageCounters,
   anthropicFinishReason,
+  anthropicRefusal,
   anthropicUsage,
 } from './anthropic-response';
 
+/** A content block as it streams: the start block, with its deltas merged in. */
+interface OpenBlock {
+  type: string;
+  block: Record<string, unknown>;
+  /** A server tool block's `input` JSON text, from `input_json_delta`. */
+  inputJson: string;
+}
+
 /**
  * Turns Messages API stream events into provider events. Text deltas pass through;
- * each `tool_use` block's `input_json_delta` pieces are accumulated, and the call is
- * reported ready at the block's `content_block_stop`. A stream that ends without
- * `message_stop` was cut off: {@link end} throws `stream_interrupted`, and blocks left
- * open are never reported ready. A delta for a closed or unknown block throws
- * `invalid_stream`.
+ * `thinking_delta` becomes `reasoning-delta`; each `tool_use` block's `input_json_delta`
+ * pieces are accumulated, and the call is reported ready at the block's
+ * `content_block_stop`. Every other block (thinking with its signature, redacted
+ * thinking, server tool blocks with their own `input_json_delta`) is assembled and kept
+ * as a provider part, and a server tool block is announced with `server-tool-used`; it
+ * is never a tool call. A stream that ends without `message_stop` was cut off: {@link end}
+ * throws `stream_interrupted`, and blocks left open are never reported ready. A delta
+ * for a closed or unknown block throws `invalid_stream`.
  */
 export class AnthropicStreamAssembler implements StreamAssembler<Anthropic.RawMessageStreamEvent> {
   readonly #context: AnthropicTurnContext;
   readonly #calls: ToolCallAccumulator;
-  /** Content block index → its type, for the blocks that have started. */
-  readonly #blocks = new Map<number, string>();
+  /** Content block index → the block, while it is open. */
+  readonly #open = new Map<number, OpenBlock>();
+  /** Every block that has started, by index (closed ones included), for the turn's parts. */
+  readonly #blocks = new Map<number, OpenBlock>();
   #text = '';
   #stopReason: string | null | undefined;
+  #stopDetails: unknown;
   #usage: AnthropicUsageCounters = {};
   #model: string | undefined;
   #responseId: string | undefined;
@@ -59,10 +75,11 @@ export class AnthropicStreamAssembler implements StreamAssembler<Anthropic.RawMe
       case 'content_block_delta':
         return this.#delta(event);
       case 'content_block_stop':
-        return this.#calls.complete(event.index);
+        return this.#stopBlock(event.index);
       case 'message_delta':
         this.#stopReason = event.delta.stop_reason;
-        this.#mergeUsage(event.usage);
+        this.#stopDetails = (event.delta as { stop_details?: unknown }).stop_details;
+        this.#mergeUsage(event.usage as AnthropicUsageCounters);
         return [];
       case 'message_stop':
         this.#stopped = true;
@@ -82,23 +99,50 @@ export class AnthropicStreamAssembler implements StreamAssembler<Anthropic.RawMe
       });
     }
     const toolCalls = this.#calls.toolCalls();
+    const blocks = [...this.#blocks.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([index, open]) => ({ index, block: finishedBlock(open) }));
+    const providerParts = turnParts(blocks);
+    const finishReason = anthropicFinishReason(this.#stopReason);
     return closingEvents(
       providerTurn({
         content: assistantContent(this.#text, toolCalls),
         toolCalls,
-        finishReason: anthropicFinishReason(this.#stopReason),
+        finishReason,
         usage: anthropicUsage(this.#usage),
         model: this.#model,
         responseId: this.#responseId,
+        providerParts,
+        reasoning: reasoningText(providerParts),
+        rawFinishReason: this.#stopReason,
+        refusal:
+          finishReason === 'refusal' ? anthropicRefusal(this.#stopDetails, this.#text) : undefined,
       }),
     );
   }
 
   #startBlock(event: Anthropic.RawContentBlockStartEvent): ProviderEvent[] {
-    const block = event.content_block;
-    this.#blocks.set(event.index, block.type);
-    if (block.type === 'text') return this.#appendText(block.text);
-    if (block.type !== 'tool_use') return [];
+    const block = { ...(event.content_block as unknown as Record<string, unknown>) };
+    const type = String(block.type);
+    const open: OpenBlock = { type, block, inputJson: '' };
+    this.#open.set(event.index, open);
+    this.#blocks.set(event.index, open);
+    if (type === 'text') return this.#appendText(typeof block.text === 'string' ? block.text : '');
+    if (type === 'thinking' && typeof block.thinking === 'string' && block.thinking !== '') {
+      return [{ type: 'reasoning-delta', delta: block.thinking }];
+    }
+    if (isServerToolBlock(type)) {
+      const id = block.id ?? block.tool_use_id;
+      return [
+        {
+          type: 'server-tool-used',
+          blockType: type,
+          ...(typeof id === 'string' ? { id } : {}),
+          ...(typeof block.name === 'string' ? { name: block.name } : {}),
+        },
+      ];
+    }
+    if (type !== 'tool_use') return [];
     // The API streams the input as deltas; a start block that already holds input is
     // taken as the whole input.
     const input = block.input;
@@ -108,30 +152,67 @@ export class AnthropicStreamAssembler implements StreamAssembler<Anthropic.RawMe
         : '';
     return this.#calls.push({
       index: event.index,
-      id: block.id,
-      name: block.name,
+      id: typeof block.id === 'string' ? block.id : undefined,
+      name: typeof block.name === 'string' ? block.name : undefined,
       argumentsDelta: initial,
     });
   }
 
-  #delta(event: Anthropic.RawContentBlockDeltaEvent): ProviderEvent[] {
-    const blockType = this.#blocks.get(event.index);
-    const { delta } = event;
-    if (delta.type === 'text_delta') {
-      if (blockType !== 'text')
-        throw this.#invalid(`text for block ${event.index}, which is not an open text block`);
-      return this.#appendText(delta.text);
-    }
-    if (delta.type === 'input_json_delta') {
-      if (blockType !== 'tool_use') {
-        throw this.#invalid(
-          `input_json_delta for block ${event.index}, which is not a tool_use block`,
-        );
-      }
-      return this.#calls.push({ index: event.index, argumentsDelta: delta.partial_json });
-    }
-    // Thinking, signatures and citations are not part of the provider-neutral turn.
+  #stopBlock(index: number): ProviderEvent[] {
+    const open = this.#open.get(index);
+    this.#open.delete(index);
+    if (open?.type === 'tool_use') return this.#calls.complete(index);
     return [];
+  }
+
+  #delta(event: Anthropic.RawContentBlockDeltaEvent): ProviderEvent[] {
+    const open = this.#open.get(event.index);
+    const delta = event.delta as unknown as Record<string, unknown> & { type: string };
+    const requireOpen = (what: string, types: (type: string) => boolean): OpenBlock => {
+      if (open === undefined || !types(open.type)) {
+        throw this.#invalid(`${what} for block ${event.index}, which is not an open ${describe(types)} block`);
+      }
+      return open;
+    };
+    switch (delta.type) {
+      case 'text_delta': {
+        const block = requireOpen('text', (type) => type === 'text');
+        const text = String(delta.text ?? '');
+        block.block.text = `${String(block.block.text ?? '')}${text}`;
+        return this.#appendText(text);
+      }
+      case 'citations_delta': {
+        const block = requireOpen('citations_delta', (type) => type === 'text');
+        const citations = Array.isArray(block.block.citations) ? block.block.citations : [];
+        block.block.citations = [...citations, delta.citation];
+        return [];
+      }
+      case 'thinking_delta': {
+        const block = requireOpen('thinking_delta', (type) => type === 'thinking');
+        const text = String(delta.thinking ?? '');
+        block.block.thinking = `${String(block.block.thinking ?? '')}${text}`;
+        return text === '' ? [] : [{ type: 'reasoning-delta', delta: text }];
+      }
+      case 'signature_delta': {
+        const block = requireOpen('signature_delta', (type) => type === 'thinking');
+        block.block.signature = `${String(block.block.signature ?? '')}${String(delta.signature ?? '')}`;
+        return [];
+      }
+      case 'input_json_delta': {
+        const block = requireOpen(
+          'input_json_delta',
+          (type) => type === 'tool_use' || isServerToolBlock(type),
+        );
+        const partial = String(delta.partial_json ?? '');
+        if (block.type !== 'tool_use') {
+          block.inputJson += partial;
+          return [];
+        }
+        return this.#calls.push({ index: event.index, argumentsDelta: partial });
+      }
+      default:
+        return [];
+    }
   }
 
   #appendText(text: string): ProviderEvent[] {
@@ -151,6 +232,10 @@ export class AnthropicStreamAssembler implements StreamAssembler<Anthropic.RawMe
       const value = usage[key];
       if (typeof value === 'number') this.#usage[key] = value;
     }
+    if (usage.cache_creation != null) this.#usage.cache_creation = usage.cache_creation;
+    if (usage.output_tokens_details != null) {
+      this.#usage.output_tokens_details = usage.output_tokens_details;
+    }
   }
 
   #invalid(detail: string): ProviderError {
@@ -161,4 +246,19 @@ export class AnthropicStreamAssembler implements StreamAssembler<Anthropic.RawMe
       message: `${provider}: invalid message stream: ${detail}.`,
     });
   }
+}
+
+function describe(types: (type: string) => boolean): string {
+  if (types('text')) return 'text';
+  if (types('thinking')) return 'thinking';
+  return 'tool_use or server tool';
+}
+
+/** A streamed block as the whole response would have held it (a server tool's input parsed). */
+function finishedBlock(open: OpenBlock): Record<string, unknown> {
+  if (open.type === 'tool_use' || !isServerToolBlock(open.type) || open.inputJson === '') {
+    return open.block;
+  }
+  const parsed = safeParseJson(open.inputJson);
+  return { ...open.block, input: parsed.ok ? parsed.value : open.block.input };
 }

@@ -32,6 +32,7 @@ describe('createOpenAIProvider against a Chat Completions server', () => {
       outputTokens: 52,
       totalTokens: 212,
       cachedInputTokens: 128,
+      cacheReadTokens: 128,
       reasoningTokens: 0,
     });
     expect(turn.model).toBe('gpt-4.1-mini-2025-04-14');

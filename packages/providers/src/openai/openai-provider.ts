@@ -48,9 +48,17 @@ export interface OpenAIProviderOptions {
   parallelToolCalls?: boolean;
   /** Ask for token usage at the end of streams (`stream_options.include_usage`). Default true. */
   streamUsage?: boolean;
-  /** Extra request body fields the service understands (`reasoning_effort`, `thinking`, …). */
+  /**
+   * `reasoning_effort` for reasoning models (OpenAI o-series and gpt-5, gpt-oss on Groq,
+   * Ollama or vLLM, Gemini's OpenAI-compatible endpoint, …). Left to the API when unset.
+   */
+  reasoningEffort?: OpenAIReasoningEffort;
+  /** Extra request body fields the service understands (`thinking`, `reasoning`, …). */
   body?: Record<string, unknown>;
 }
+
+/** How much a reasoning model thinks before it answers (`reasoning_effort`). */
+export type OpenAIReasoningEffort = 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh';
 
 /** A {@link Provider} for an OpenAI-compatible Chat Completions API. */
 export interface OpenAIProvider extends Provider {
@@ -109,8 +117,11 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     const body: ChatCompletionCreateParamsBase = {
       ...options.body,
       model: options.model,
-      messages: toOpenAIMessages(request.messages, context.names),
+      messages: toOpenAIMessages(request.messages, context.names, preset),
     };
+    if (options.reasoningEffort !== undefined) {
+      (body as { reasoning_effort?: string }).reasoning_effort = options.reasoningEffort;
+    }
     if (request.tools.length > 0) {
       body.tools = toOpenAITools(request.tools, context.names);
       if (options.parallelToolCalls !== undefined) {
@@ -127,6 +138,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       provider: label,
       names: createToolNameMapping(request.tools.map((tool) => tool.name)),
       createId: createFallbackCallId,
+      service: preset,
     };
   }
 

@@ -5,21 +5,30 @@ import type {
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
 import type { ToolNameMapping } from '../tool-names';
+import { replayOpenAIParts } from './openai-parts';
 
 /**
  * The conversation as Chat Completions messages. Tool results go back as
  * `{ role: "tool", tool_call_id, content }`, the shape of the native tool-call syntax;
  * tool names in earlier assistant turns are mapped like the tools themselves. A call
- * whose arguments were not valid JSON is sent back with the model's own text.
+ * whose arguments were not valid JSON is sent back with the model's own text. With a
+ * `service`, each assistant turn that service made gets its reasoning fields
+ * (`reasoning_content`, `reasoning`, `reasoning_details`) and each call its
+ * `extra_content` back; parts of other services are never sent.
  */
 export function toOpenAIMessages(
   messages: readonly Message[],
   names: ToolNameMapping,
+  service?: string,
 ): ChatCompletionMessageParam[] {
-  return messages.map((message) => toOpenAIMessage(message, names));
+  return messages.map((message) => toOpenAIMessage(message, names, service));
 }
 
-function toOpenAIMessage(message: Message, names: ToolNameMapping): ChatCompletionMessageParam {
+function toOpenAIMessage(
+  message: Message,
+  names: ToolNameMapping,
+  service: string | undefined,
+): ChatCompletionMessageParam {
   if (message.role === 'system') return { role: 'system', content: message.content };
   if (message.role === 'user') return { role: 'user', content: message.content };
   if (message.role === 'tool') {
@@ -40,6 +49,7 @@ function toOpenAIMessage(message: Message, names: ToolNameMapping): ChatCompleti
       },
     }));
   }
+  if (service !== undefined) replayOpenAIParts(assistant, message, service);
   return assistant;
 }
 
