@@ -32,7 +32,9 @@ export interface TimelineOptions {
  * each tool call as it becomes ready, starts (when it had to wait for its inputs) and
  * finishes, with its flags — and, when the round is over, a chart of the round on one
  * time axis, so calls that ran side by side overlap and eager dispatch shows as calls
- * running while the model is still writing. Ends with the answer and the usage.
+ * running while the model is still writing. The model's readable reasoning is shown
+ * dimmed when it showed any, and blocks the API ran itself (server tools) get a line.
+ * Ends with the answer and the usage.
  */
 export class TimelineView {
   readonly #terminal: Terminal;
@@ -75,6 +77,11 @@ export class TimelineView {
         this.#terminal.line();
         this.#terminal.line(
           `${colors.bold(colors.magenta(`round ${event.round}`))}  ${colors.dim(`model call with ${event.messageCount} messages and ${event.tools.length} tools`)}`,
+        );
+        return;
+      case 'server-tool-used':
+        this.#terminal.line(
+          `${this.#at(event.at)}  ${colors.cyan('server')} ${colors.bold((event.id ?? '').padEnd(8))}${event.name ?? event.blockType}${colors.dim(`  ${event.blockType}, run by the API`)}`,
         );
         return;
       case 'tool-call-ready': {
@@ -152,7 +159,7 @@ export class TimelineView {
         );
         if (output.stop_reason !== 'final')
           this.#terminal.line(
-            `${this.#terminal.label('stopped', colors.yellow)}${output.stop_reason}`,
+            `${this.#terminal.label('stopped', colors.yellow)}${output.stop_reason}${output.refusal ? `: ${shorten(output.refusal, 120)}` : ''}`,
           );
         return;
       }
@@ -162,8 +169,9 @@ export class TimelineView {
         );
         return;
       case 'run-failed':
+        // The message itself is printed once, by the app's exit path.
         this.#terminal.line(
-          `${this.#terminal.label('failed', colors.red)}${event.code ? `${event.code}: ` : ''}${event.message}`,
+          `${this.#terminal.label('failed', colors.red)}round ${event.round}${event.code ? ` · ${event.code}` : ''}`,
         );
         return;
       default:
@@ -176,6 +184,11 @@ export class TimelineView {
     const round = this.#round;
     if (round === undefined) return;
     const text = typeof event.message.content === 'string' ? event.message.content.trim() : '';
+    if (event.reasoning !== undefined) {
+      this.#terminal.line(
+        `${this.#at(event.at)}  ${colors.dim('think')}  ${colors.dim(shorten(event.reasoning.replace(/\s+/g, ' '), 100))}`,
+      );
+    }
     const calls = [...round.calls.values()];
     const usage =
       event.usage && event.usage.totalTokens > 0 ? ` · ${event.usage.totalTokens} tokens` : '';

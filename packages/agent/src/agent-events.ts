@@ -55,6 +55,29 @@ export interface TextDeltaEvent extends AgentEventBase {
   delta: string;
 }
 
+/** A piece of the model's readable reasoning (thinking), as it streams; never redacted or encrypted reasoning. */
+export interface ReasoningDeltaEvent extends AgentEventBase {
+  type: 'reasoning-delta';
+  round: number;
+  text: string;
+}
+
+/**
+ * The model's response holds a block the API ran itself (Anthropic `server_tool_use`,
+ * `mcp_tool_use`, `web_search_tool_result`, …). It is kept in the conversation and sent
+ * back, and never dispatched to a local tool.
+ */
+export interface ServerToolUsedEvent extends AgentEventBase {
+  type: 'server-tool-used';
+  round: number;
+  /** The API's block type (`server_tool_use`, `web_search_tool_result`, …). */
+  blockType: string;
+  /** The block's id (a result block: the id of the use it answers). */
+  id?: string;
+  /** The server tool's name (`web_search`), on a use block. */
+  name?: string;
+}
+
 /** A piece of one tool call's arguments, as it streams. */
 export interface ToolCallDeltaEvent extends AgentEventBase {
   type: 'tool-call-delta';
@@ -112,6 +135,10 @@ export interface RoundFinishedEvent extends AgentEventBase {
   finishReason: FinishReason;
   /** Tokens of this model call, when the provider reports them. */
   usage?: Usage;
+  /** The model's readable reasoning in this turn, when it showed any. */
+  reasoning?: string;
+  /** For a `refusal`: the model's refusal text or the API's explanation. */
+  refusal?: string;
   /** From the request to the end of the model's answer. */
   modelMs: number;
   /** From `round-started` to now (model time plus the time the last calls took after it). */
@@ -161,6 +188,8 @@ export type AgentEvent =
   | RunStartedEvent
   | RoundStartedEvent
   | TextDeltaEvent
+  | ReasoningDeltaEvent
+  | ServerToolUsedEvent
   | ToolCallDeltaEvent
   | ToolCallReadyEvent
   | AgentExecutorEvent

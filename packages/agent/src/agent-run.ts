@@ -6,15 +6,22 @@ import {
   MtpxError,
   type Provider,
   type ProviderTurn,
+  serverToolParts,
   type ToolResult,
   type ToolSpec,
   toolMessageFromResult,
 } from '@mtpx/protocol';
 import type { AgentEvent, AgentEventHandler } from './agent-events';
 import { CallBudget, RoundCalls } from './round-calls';
-import { addUsage, emptyUsage, type RunOutput, type StopReason } from './run-output';
+import {
+  addUsage,
+  emptyUsage,
+  type RoundReasoning,
+  type RunOutput,
+  type StopReason,
+} from './run-output';
 import { newSession, type RunRecord, type Session, type SessionStore } from './session';
-import { type PartialTurn, streamTurn } from './streamed-turn';
+import { type PartialTurn, type StreamedTurnOptions, streamTurn } from './streamed-turn';
 
 /** How an agent runs (fixed per agent, with per-run overrides applied). */
 export interface RunSettings {
@@ -63,6 +70,8 @@ export class AgentRun {
   #usage = emptyUsage();
   #rounds = 0;
   #finalText = '';
+  readonly #reasoning: RoundReasoning[] = [];
+  #refusal: string | undefined;
   #session: Session | undefined;
   #saveAttempted = false;
   #failedRoundResults: ToolResult[] = [];
@@ -172,17 +181,18 @@ export class AgentRun {
       });
       const partial: PartialTurn = { text: '' };
       const request = { messages, tools, signal };
+      const streamOptions: StreamedTurnOptions = {
+        calls,
+        partial,
+        runId,
+        round,
+        emit: this.#emit,
+        now: this.#now,
+      };
       let turn: ProviderTurn;
       try {
         turn = streaming
-          ? await streamTurn(provider, request, {
-              calls,
-              partial,
-              runId,
-              round,
-              emit: this.#emit,
-              now: this.#now,
-            })
+          ? await streamTurn(provider, request, streamOptions)
           : await provider.generate(request);
       } catch (error) {
         const results = await calls.abort(error);
@@ -193,11 +203,21 @@ export class AgentRun {
       }
       const modelMs = this.#now() - roundStart;
       this.#usage = addUsage(this.#usage, turn.usage);
+      if (!streamOptions.serverToolsReported) this.#reportServerTools(round, turn);
+      if (turn.reasoning !== undefined) this.#reasoning.push({ round, text: turn.reasoning });
       const message = turn.message;
       this.#messages.push(message);
       this.#finalText = message.content ?? '';
+      const refused = turn.finishReason === 'refusal';
+      if (refused) this.#refusal = turn.refusal ?? message.content ?? '';
       const toolCalls = message.tool_calls ?? [];
-      const results = toolCalls.length > 0 ? await calls.finish(toolCalls) : [];
+      // A refused turn's calls never run: those already handed over are cancelled.
+      const results =
+        toolCalls.length === 0
+          ? []
+          : refused
+            ? await calls.abort(new Error('the model refused this turn'))
+            : await calls.finish(toolCalls);
       this.#recordResults(results);
       const at = this.#now();
       this.#emit?.({
@@ -208,14 +228,35 @@ export class AgentRun {
         message,
         finishReason: turn.finishReason,
         ...(turn.usage === undefined ? {} : { usage: turn.usage }),
+        ...(turn.reasoning === undefined ? {} : { reasoning: turn.reasoning }),
+        ...(refused && this.#refusal ? { refusal: this.#refusal } : {}),
         modelMs,
         durationMs: at - roundStart,
         toolResults: results,
       });
+      if (refused) return 'refusal';
       if (toolCalls.length === 0) return 'final';
       if (signal.aborted) return 'cancelled';
       if (calls.refused) return 'tool_call_limit';
       if (round >= maxRounds) return 'max_rounds';
+    }
+  }
+
+  /** A whole turn's server tool blocks as `server-tool-used` (a stream reports its own). */
+  #reportServerTools(round: number, turn: ProviderTurn): void {
+    const emit = this.#emit;
+    if (emit === undefined) return;
+    for (const part of serverToolParts(turn.message.provider_parts)) {
+      const { id, name } = part.server_tool ?? {};
+      emit({
+        type: 'server-tool-used',
+        runId: this.#request.runId,
+        at: this.#now(),
+        round,
+        blockType: part.type,
+        ...(id === undefined ? {} : { id }),
+        ...(name === undefined ? {} : { name }),
+      });
     }
   }
 
@@ -261,6 +302,8 @@ export class AgentRun {
       stop_reason: stopReason,
     };
     if (this.#request.sessionId !== undefined) output.session_id = this.#request.sessionId;
+    if (this.#reasoning.length > 0) output.reasoning = [...this.#reasoning];
+    if (stopReason === 'refusal' && this.#refusal !== undefined) output.refusal = this.#refusal;
     return output;
   }
 

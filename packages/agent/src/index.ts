@@ -12,12 +12,14 @@ export type {
   AgentEventBase,
   AgentEventHandler,
   AgentExecutorEvent,
+  ReasoningDeltaEvent,
   RoundFinishedEvent,
   RoundStartedEvent,
   RunCancelledEvent,
   RunFailedEvent,
   RunFinishedEvent,
   RunStartedEvent,
+  ServerToolUsedEvent,
   TextDeltaEvent,
   ToolCallDeltaEvent,
   ToolCallReadyEvent,
@@ -38,7 +40,7 @@ export {
   type SessionFileSystem,
 } from './json-file-session-store';
 export { REFERENCE_SCHEMA, schemaWithReferences, specWithReferences } from './reference-schema';
-export { addUsage, type RunOutput, type StopReason } from './run-output';
+export { addUsage, type RoundReasoning, type RunOutput, type StopReason } from './run-output';
 export {
   checkSessionOwner,
   type RunRecord,

@@ -6,9 +6,17 @@ import type { Message, ToolResult, Usage } from '@mtpx/protocol';
  * - `max_rounds`: the last allowed round still asked for tools (they were run);
  * - `tool_call_limit`: the model asked for more calls than `toolCallLimit` allows (the
  *   calls past the limit were answered with an error and not run);
- * - `cancelled`: the run's signal fired.
+ * - `cancelled`: the run's signal fired;
+ * - `refusal`: the model refused (its turn's tool calls, if any, were not run).
  */
-export type StopReason = 'final' | 'max_rounds' | 'tool_call_limit' | 'cancelled';
+export type StopReason = 'final' | 'max_rounds' | 'tool_call_limit' | 'cancelled' | 'refusal';
+
+/** The readable reasoning of one round. */
+export interface RoundReasoning {
+  /** 1 for the run's first model call. */
+  round: number;
+  text: string;
+}
 
 /** What a run gives back. Field names follow the MTP wire style (snake_case). */
 export interface RunOutput {
@@ -30,12 +38,28 @@ export interface RunOutput {
   stop_reason: StopReason;
   /** The session the run belongs to, when it was given one. */
   session_id?: string;
+  /** The model's readable reasoning, per round that showed any (absent when none did). */
+  reasoning?: RoundReasoning[];
+  /** For `stop_reason: "refusal"`: the model's refusal text or the API's explanation. */
+  refusal?: string;
 }
 
 /** Zero tokens. */
 export function emptyUsage(): Usage {
   return { inputTokens: 0, outputTokens: 0, totalTokens: 0 };
 }
+
+/** The optional counters of {@link Usage}, each summed on its own. */
+const optionalCounters = [
+  'cachedInputTokens',
+  'reasoningTokens',
+  'cacheReadTokens',
+  'cacheWriteTokens',
+  'cacheWrite5mTokens',
+  'cacheWrite1hTokens',
+  'cacheHitTokens',
+  'cacheMissTokens',
+] as const;
 
 /** `total` plus `more`; optional counters appear once either side reports them. */
 export function addUsage(total: Usage, more: Usage | undefined): Usage {
@@ -45,11 +69,10 @@ export function addUsage(total: Usage, more: Usage | undefined): Usage {
     outputTokens: total.outputTokens + more.outputTokens,
     totalTokens: total.totalTokens + more.totalTokens,
   };
-  if (total.cachedInputTokens !== undefined || more.cachedInputTokens !== undefined) {
-    sum.cachedInputTokens = (total.cachedInputTokens ?? 0) + (more.cachedInputTokens ?? 0);
-  }
-  if (total.reasoningTokens !== undefined || more.reasoningTokens !== undefined) {
-    sum.reasoningTokens = (total.reasoningTokens ?? 0) + (more.reasoningTokens ?? 0);
+  for (const counter of optionalCounters) {
+    if (total[counter] !== undefined || more[counter] !== undefined) {
+      sum[counter] = (total[counter] ?? 0) + (more[counter] ?? 0);
+    }
   }
   return sum;
 }

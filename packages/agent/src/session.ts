@@ -15,12 +15,20 @@ const UsageSchema = z.object({
   totalTokens: z.number(),
   cachedInputTokens: z.number().optional(),
   reasoningTokens: z.number().optional(),
+  cacheReadTokens: z.number().optional(),
+  cacheWriteTokens: z.number().optional(),
+  cacheWrite5mTokens: z.number().optional(),
+  cacheWrite1hTokens: z.number().optional(),
+  cacheHitTokens: z.number().optional(),
+  cacheMissTokens: z.number().optional(),
 });
 
 /**
  * A message as stored: the protocol's message, except that a tool call's id and name may
  * be empty. A model's malformed call is kept in the conversation (answered with an error),
- * and must never make its session unreadable.
+ * and must never make its session unreadable. An assistant message keeps its
+ * `provider_parts` (thinking blocks, reasoning fields, server tool blocks), so a resumed
+ * session replays them.
  */
 const StoredMessageSchema = z.discriminatedUnion('role', [
   SystemMessageSchema,
@@ -40,7 +48,9 @@ export const RunRecordSchema = z.object({
   input: z.string(),
   /** `finished` (with a `stop_reason` other than cancelled), `cancelled`, or `failed`. */
   status: z.enum(['finished', 'cancelled', 'failed']),
-  stop_reason: z.enum(['final', 'max_rounds', 'tool_call_limit', 'cancelled']).optional(),
+  stop_reason: z
+    .enum(['final', 'max_rounds', 'tool_call_limit', 'cancelled', 'refusal'])
+    .optional(),
   /** What failed, for a failed run. */
   error: z.string().optional(),
   final_text: z.string(),

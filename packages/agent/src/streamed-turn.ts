@@ -16,6 +16,8 @@ export interface StreamedTurnOptions {
   round: number;
   emit: ((event: AgentEvent) => void) | undefined;
   now: () => number;
+  /** Set once the stream ends: whether it reported its server tool blocks itself. */
+  serverToolsReported?: boolean;
 }
 
 /**
@@ -33,11 +35,27 @@ export async function streamTurn(
   const { calls, partial, runId, round, emit, now } = options;
   let turn: ProviderTurn | undefined;
   let usage: Usage | undefined;
+  let serverToolsReported = false;
   for await (const event of provider.stream(request)) {
     switch (event.type) {
       case 'text-delta':
         partial.text += event.delta;
         emit?.({ type: 'text-delta', runId, at: now(), round, delta: event.delta });
+        break;
+      case 'reasoning-delta':
+        emit?.({ type: 'reasoning-delta', runId, at: now(), round, text: event.delta });
+        break;
+      case 'server-tool-used':
+        serverToolsReported = true;
+        emit?.({
+          type: 'server-tool-used',
+          runId,
+          at: now(),
+          round,
+          blockType: event.blockType,
+          ...(event.id === undefined ? {} : { id: event.id }),
+          ...(event.name === undefined ? {} : { name: event.name }),
+        });
         break;
       case 'tool-call-delta': {
         calls.begin(event.index, event.callId);
@@ -73,5 +91,6 @@ export async function streamTurn(
       message: `The ${provider.name} provider's stream ended without a "finish" event.`,
     });
   }
+  options.serverToolsReported = serverToolsReported;
   return turn.usage === undefined && usage !== undefined ? { ...turn, usage } : turn;
 }

@@ -61,12 +61,6 @@ export {
   type ValidatePlanOptions,
   validateExecutionPlan,
 } from './plan-validation';
-export {
-  type ProviderPart,
-  ProviderPartSchema,
-  reasoningText,
-  serverToolParts,
-} from './provider-parts';
 export type {
   FinishReason,
   Provider,
@@ -75,6 +69,12 @@ export type {
   ProviderTurn,
   Usage,
 } from './provider';
+export {
+  type ProviderPart,
+  ProviderPartSchema,
+  reasoningText,
+  serverToolParts,
+} from './provider-parts';
 export {
   findRefs,
   isReference,

@@ -8,6 +8,10 @@ export type ProviderErrorCode =
   | 'invalid_options'
   /** The API answered with an error status (after the SDK's own retries). */
   | 'api_error'
+  /** The API refused the key (401) or its permissions (403). */
+  | 'authentication'
+  /** The API does not know the model (or the path): 404. */
+  | 'not_found'
   /** The API could not be reached (after the SDK's own retries). */
   | 'connection_error'
   /** The request timed out (after the SDK's own retries). */
@@ -41,6 +45,8 @@ export interface ProviderErrorOptions {
   requestId?: string;
   /** For `missing_api_key`: the environment variable to set. */
   apiKeyVariable?: string;
+  /** The base URL the request went to, when known (`connection_error` names it). */
+  baseURL?: string;
   cause?: unknown;
 }
 
@@ -92,6 +98,8 @@ export class ProviderError extends MtpxError<ProviderErrorCode> {
   readonly requestId: string | undefined;
   /** For `missing_api_key`: the environment variable to set. */
   readonly apiKeyVariable: string | undefined;
+  /** The base URL the request went to, when known. */
+  readonly baseURL: string | undefined;
 
   constructor(options: ProviderErrorOptions) {
     super({ code: options.code, message: options.message, cause: options.cause });
@@ -103,6 +111,7 @@ export class ProviderError extends MtpxError<ProviderErrorCode> {
     this.providerCode = options.providerCode;
     this.requestId = options.requestId;
     this.apiKeyVariable = options.apiKeyVariable;
+    this.baseURL = options.baseURL;
   }
 
   static override isInstance(error: unknown): error is ProviderError {

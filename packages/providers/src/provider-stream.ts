@@ -19,11 +19,12 @@ export async function sendRequest<T>(
   provider: string,
   signal: AbortSignal | undefined,
   send: () => Promise<T>,
+  baseURL?: string,
 ): Promise<T> {
   try {
     return await send();
   } catch (error) {
-    throw toProviderError(error, { provider, signal, phase: 'request' });
+    throw toProviderError(error, { provider, signal, phase: 'request', baseURL });
   }
 }
 
@@ -38,9 +39,11 @@ export async function* streamTurn<Chunk>(options: {
   signal: AbortSignal | undefined;
   open: () => Promise<AsyncIterable<Chunk>>;
   assembler: StreamAssembler<Chunk>;
+  /** The base URL the request goes to, for a connection failure's message. */
+  baseURL?: string;
 }): AsyncGenerator<ProviderEvent, void, undefined> {
   const { provider, signal, assembler } = options;
-  const chunks = await sendRequest(provider, signal, options.open);
+  const chunks = await sendRequest(provider, signal, options.open, options.baseURL);
   try {
     for await (const chunk of chunks) yield* assembler.push(chunk);
   } catch (error) {

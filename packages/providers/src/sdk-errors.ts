@@ -11,6 +11,8 @@ export interface FailureContext {
   /** The caller's signal: when it has fired, any failure is a cancellation. */
   signal?: AbortSignal | undefined;
   phase: FailurePhase;
+  /** The base URL the request went to: a connection failure names it. */
+  baseURL?: string | undefined;
 }
 
 function errorClassName(error: object): string {
@@ -44,6 +46,23 @@ function apiErrorDetails(error: Record<string, unknown>): { message?: string; co
     stringField(body, 'type') ??
     undefined;
   return { ...(message === undefined ? {} : { message }), ...(code === undefined ? {} : { code }) };
+}
+
+/**
+ * What lies under an SDK's connection error (`ECONNREFUSED`, `getaddrinfo ENOTFOUND …`),
+ * without the SDK's own "Connection error." that says nothing more.
+ */
+function connectionDetail(error: unknown): string {
+  const seen = new Set<unknown>();
+  let current: unknown = (error as { cause?: unknown }).cause;
+  let detail = '';
+  while (current instanceof Error && !seen.has(current)) {
+    seen.add(current);
+    const code = (current as { code?: unknown }).code;
+    detail = typeof code === 'string' && code !== '' ? code : current.message;
+    current = current.cause;
+  }
+  return detail;
 }
 
 /** Stream-level error types that mean "try again later" rather than "your request is wrong". */
@@ -101,10 +120,13 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
     });
   }
   if (className === 'APIConnectionError') {
+    const where = context.baseURL === undefined ? 'the API' : context.baseURL;
+    const detail = connectionDetail(error);
     return new ProviderError({
       ...base,
       code: 'connection_error',
-      message: `${provider}: could not reach the API: ${sdkMessage}`,
+      ...(context.baseURL === undefined ? {} : { baseURL: context.baseURL }),
+      message: `${provider}: could not reach ${where}${detail === '' ? '' : ` (${detail})`}.`,
     });
   }
   const status = typeof fields.status === 'number' ? fields.status : undefined;
@@ -112,9 +134,15 @@ export function toProviderError(error: unknown, context: FailureContext): Provid
     const details = apiErrorDetails(fields);
     const providerMessage = details.message ?? sdkMessage;
     const shown = status === undefined ? providerMessage : `${status} ${providerMessage}`;
+    const code =
+      status === 401 || status === 403
+        ? 'authentication'
+        : status === 404
+          ? 'not_found'
+          : 'api_error';
     return new ProviderError({
       ...base,
-      code: 'api_error',
+      code,
       message: `${provider}: ${shown}`,
       providerMessage,
       ...(status === undefined ? {} : { status }),

@@ -142,8 +142,11 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   async function generate(request: ProviderRequest): Promise<ProviderTurn> {
     const context = turnContext(request);
     const { signal } = request;
-    const response = await sendRequest(label, signal, () =>
-      client.messages.create({ ...requestBody(request, context), stream: false }, { signal }),
+    const response = await sendRequest(
+      label,
+      signal,
+      () => client.messages.create({ ...requestBody(request, context), stream: false }, { signal }),
+      client.baseURL,
     );
     return turnFromAnthropicMessage(response, context);
   }
@@ -154,6 +157,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     yield* streamTurn({
       provider: label,
       signal,
+      baseURL: client.baseURL,
       open: () =>
         client.messages.create({ ...requestBody(request, context), stream: true }, { signal }),
       assembler: new AnthropicStreamAssembler(context),

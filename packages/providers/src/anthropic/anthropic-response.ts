@@ -79,10 +79,7 @@ export function anthropicUsage(
 }
 
 /** A refusal's explanation: `stop_details.explanation`, else the turn's text. */
-export function anthropicRefusal(
-  stopDetails: unknown,
-  text: string,
-): string | undefined {
+export function anthropicRefusal(stopDetails: unknown, text: string): string | undefined {
   const explanation =
     stopDetails != null && typeof stopDetails === 'object'
       ? (stopDetails as { explanation?: unknown }).explanation

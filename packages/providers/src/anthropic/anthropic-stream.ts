@@ -170,7 +170,9 @@ export class AnthropicStreamAssembler implements StreamAssembler<Anthropic.RawMe
     const delta = event.delta as unknown as Record<string, unknown> & { type: string };
     const requireOpen = (what: string, types: (type: string) => boolean): OpenBlock => {
       if (open === undefined || !types(open.type)) {
-        throw this.#invalid(`${what} for block ${event.index}, which is not an open ${describe(types)} block`);
+        throw this.#invalid(
+          `${what} for block ${event.index}, which is not an open ${describe(types)} block`,
+        );
       }
       return open;
     };

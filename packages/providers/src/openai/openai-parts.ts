@@ -87,7 +87,8 @@ export function replayOpenAIParts(
   for (const part of message.provider_parts ?? []) {
     if (part.provider !== OPENAI_PART_PROVIDER || part.service !== service) continue;
     if (part.call_id === undefined) {
-      if ((REASONING_FIELDS as readonly string[]).includes(part.type)) target[part.type] = part.data;
+      if ((REASONING_FIELDS as readonly string[]).includes(part.type))
+        target[part.type] = part.data;
       continue;
     }
     const call = assistant.tool_calls?.find((candidate) => candidate.id === part.call_id) as

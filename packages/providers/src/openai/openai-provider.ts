@@ -145,11 +145,15 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   async function generate(request: ProviderRequest): Promise<ProviderTurn> {
     const context = turnContext(request);
     const { signal } = request;
-    const completion = await sendRequest(label, signal, () =>
-      client.chat.completions.create(
-        { ...requestBody(request, context), stream: false },
-        { signal },
-      ),
+    const completion = await sendRequest(
+      label,
+      signal,
+      () =>
+        client.chat.completions.create(
+          { ...requestBody(request, context), stream: false },
+          { signal },
+        ),
+      client.baseURL,
     );
     return turnFromChatCompletion(completion, context);
   }
@@ -160,6 +164,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     yield* streamTurn({
       provider: label,
       signal,
+      baseURL: client.baseURL,
       open: () =>
         client.chat.completions.create(
           {
