@@ -22,6 +22,7 @@ describe('OpenAI-compatible presets', () => {
         "fireworks: https://api.fireworks.ai/inference/v1 FIREWORKS_API_KEY FIREWORKS_BASE_URL",
         "cerebras: https://api.cerebras.ai/v1 CEREBRAS_API_KEY CEREBRAS_BASE_URL",
         "deepseek: https://api.deepseek.com/v1 DEEPSEEK_API_KEY DEEPSEEK_BASE_URL",
+        "gemini: https://generativelanguage.googleapis.com/v1beta/openai GEMINI_API_KEY GEMINI_BASE_URL",
         "mistral: https://api.mistral.ai/v1 MISTRAL_API_KEY MISTRAL_BASE_URL",
         "openrouter: https://openrouter.ai/api/v1 OPENROUTER_API_KEY OPENROUTER_BASE_URL",
         "sambanova: https://api.sambanova.ai/v1 SAMBANOVA_API_KEY SAMBANOVA_BASE_URL",

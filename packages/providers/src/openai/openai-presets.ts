@@ -65,6 +65,13 @@ export const openAICompatiblePresets = {
     apiKeyVariable: 'DEEPSEEK_API_KEY',
     apiKeyRequired: true,
   },
+  gemini: {
+    label: 'Gemini',
+    baseURL: 'https://generativelanguage.googleapis.com/v1beta/openai',
+    baseURLVariable: 'GEMINI_BASE_URL',
+    apiKeyVariable: 'GEMINI_API_KEY',
+    apiKeyRequired: true,
+  },
   mistral: {
     label: 'Mistral',
     baseURL: 'https://api.mistral.ai/v1',

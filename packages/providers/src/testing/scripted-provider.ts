@@ -76,6 +76,9 @@ function buildTurn(turn: ScriptedTurn, calls: AssistantToolCall[], model: string
     usage: turn.usage ?? zeroUsage,
     model,
     responseId: undefined,
+    providerParts: turn.providerParts,
+    reasoning: turn.reasoning,
+    refusal: turn.refusal,
   });
 }
 
@@ -145,6 +148,22 @@ export function scriptedProvider(
       if (!first) await wait(chunkDelayMs, signal);
       first = false;
     };
+    if (turn.reasoning) {
+      for (const piece of splitIntoChunks(turn.reasoning, chunkSize)) {
+        await pace();
+        yield { type: 'reasoning-delta', delta: piece };
+      }
+    }
+    for (const part of turn.providerParts ?? []) {
+      if (part.server_tool === undefined) continue;
+      const { id, name } = part.server_tool;
+      yield {
+        type: 'server-tool-used',
+        blockType: part.type,
+        ...(id === undefined ? {} : { id }),
+        ...(name === undefined ? {} : { name }),
+      };
+    }
     if (turn.text) {
       for (const piece of splitIntoChunks(turn.text, chunkSize)) {
         await pace();

@@ -1,4 +1,4 @@
-import type { FinishReason, JsonObject, Usage } from '@mtpx/protocol';
+import type { FinishReason, JsonObject, ProviderPart, Usage } from '@mtpx/protocol';
 
 /** One tool call a scripted model makes. */
 export interface ScriptedToolCall {
@@ -20,6 +20,12 @@ export interface ScriptedTurn {
   /** `tool_calls` when there are calls, `stop` otherwise, unless given. */
   finishReason?: FinishReason;
   usage?: Usage;
+  /** Readable reasoning, streamed as `reasoning-delta` before the text. */
+  reasoning?: string;
+  /** A refusal's text (give `finishReason: "refusal"` too). */
+  refusal?: string;
+  /** Provider parts the turn carries (server tool blocks are reported as `server-tool-used`). */
+  providerParts?: ProviderPart[];
 }
 
 /** The id a scripted call gets when the script leaves it out. */
