@@ -205,19 +205,20 @@ export class AgentRun {
       this.#usage = addUsage(this.#usage, turn.usage);
       if (!streamOptions.serverToolsReported) this.#reportServerTools(round, turn);
       if (turn.reasoning !== undefined) this.#reasoning.push({ round, text: turn.reasoning });
-      const message = turn.message;
-      this.#messages.push(message);
+      let message = turn.message;
       this.#finalText = message.content ?? '';
       const refused = turn.finishReason === 'refusal';
-      if (refused) this.#refusal = turn.refusal ?? message.content ?? '';
+      let results: ToolResult[] = [];
+      if (refused) {
+        this.#refusal = turn.refusal ?? message.content ?? '';
+        // A refused turn's calls never run: any already handed over are cancelled, and
+        // the conversation keeps only the calls that have a result to answer them.
+        results = await calls.abort(new Error('the model refused this turn'));
+        message = keepAnsweredCalls(message, results);
+      }
+      this.#messages.push(message);
       const toolCalls = message.tool_calls ?? [];
-      // A refused turn's calls never run: those already handed over are cancelled.
-      const results =
-        toolCalls.length === 0
-          ? []
-          : refused
-            ? await calls.abort(new Error('the model refused this turn'))
-            : await calls.finish(toolCalls);
+      if (!refused && toolCalls.length > 0) results = await calls.finish(toolCalls);
       this.#recordResults(results);
       const at = this.#now();
       this.#emit?.({
@@ -369,6 +370,14 @@ export class AgentRun {
     // Keep what happened (calls may have run) in the session; the run's own error wins.
     await this.#saveSession(undefined, error).catch(() => {});
   }
+}
+
+/** A refused turn's message, with only the calls `results` answer (none: no `tool_calls`). */
+function keepAnsweredCalls(message: AssistantMessage, results: readonly ToolResult[]) {
+  const answered = new Set(results.map((result) => result.call_id));
+  const kept = (message.tool_calls ?? []).filter((call) => answered.has(call.id));
+  const { tool_calls: _calls, ...rest } = message;
+  return kept.length > 0 ? { ...rest, tool_calls: kept } : rest;
 }
 
 function errorMessage(error: unknown): string {

@@ -97,7 +97,10 @@ export class OpenAIStreamAssembler implements StreamAssembler<ChatCompletionChun
       this.#finishReason = choice.finish_reason;
       events.push(...this.#calls.completeAll());
     }
-    return events;
+    // Once the model has refused, no call of the turn is reported ready: none may start.
+    return this.#refusal === ''
+      ? events
+      : events.filter((event) => event.type !== 'tool-call-ready');
   }
 
   /** The closing events once the chunks have run out: `usage` (when reported) and `finish`. */

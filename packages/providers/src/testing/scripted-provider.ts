@@ -171,20 +171,26 @@ export function scriptedProvider(
       }
     }
     const accumulator = new ToolCallAccumulator({ provider, readiness: 'next-call-or-end' });
+    // A refused turn reports no call ready, as the OpenAI adapter does after a refusal.
+    const refused = turn.finishReason === 'refusal';
+    const unlessRefused = (events: ProviderEvent[]) =>
+      refused ? events.filter((event) => event.type !== 'tool-call-ready') : events;
     for (const [index, call] of (turn.toolCalls ?? []).entries()) {
       const pieces = splitIntoChunks(scriptedArgumentsText(call), chunkSize);
       for (const [pieceIndex, piece] of pieces.entries()) {
         await pace();
-        yield* accumulator.push({
-          index,
-          ...(pieceIndex === 0
-            ? { id: scriptedCallId(turnIndex, index, call), name: call.name }
-            : {}),
-          argumentsDelta: piece,
-        });
+        yield* unlessRefused(
+          accumulator.push({
+            index,
+            ...(pieceIndex === 0
+              ? { id: scriptedCallId(turnIndex, index, call), name: call.name }
+              : {}),
+            argumentsDelta: piece,
+          }),
+        );
       }
     }
-    yield* accumulator.completeAll();
+    yield* unlessRefused(accumulator.completeAll());
     const built = buildTurn(turn, accumulator.toolCalls(), model);
     if (built.usage) yield { type: 'usage', usage: built.usage };
     yield { type: 'finish', turn: built };
