@@ -23,7 +23,7 @@ describe('createProvider', () => {
     expect(providerNames).toEqual(['anthropic', ...Object.keys(openAICompatiblePresets)]);
     expect(providerNames.every(isProviderName)).toBe(true);
     expect(isProviderName('fireworks')).toBe(true);
-    expect(isProviderName('gemini')).toBe(false);
+    expect(isProviderName('bedrock')).toBe(false);
     expect(isProviderName('toString')).toBe(false);
   });
 
@@ -78,11 +78,11 @@ describe('createProvider', () => {
 
   it('refuses a name it does not know, listing the ones it does', async () => {
     const error = await rejection(
-      createProvider({ provider: 'gemini' as 'openai', model: 'm', env: {} }),
+      createProvider({ provider: 'bedrock' as 'openai', model: 'm', env: {} }),
     );
     expect(error.code).toBe('invalid_options');
     expect(error.message).toBe(
-      `Unknown provider "gemini". Known providers: ${providerNames.join(', ')}.`,
+      `Unknown provider "bedrock". Known providers: ${providerNames.join(', ')}.`,
     );
   });
 });
