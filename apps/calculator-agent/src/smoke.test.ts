@@ -130,6 +130,25 @@ describe.concurrent('calculator-agent (smoke)', () => {
     );
   });
 
+  for (const [provider, keyVariable] of [
+    ['anthropic', 'ANTHROPIC_API_KEY'],
+    ['openai', 'OPENAI_API_KEY'],
+  ] as const) {
+    it(`--provider ${provider} with an unreachable --base-url names that URL, once`, async () => {
+      const { code, stdout, stderr } = await runApp(
+        ['--provider', provider, '--base-url', 'http://127.0.0.1:9'],
+        { env: { [keyVariable]: 'test-key' } },
+      );
+      expect(code).toBe(1);
+      const output = `${stdout}${stderr}`;
+      expect(output.split('http://127.0.0.1:9').length - 1).toBe(1);
+      expect(stderr).toContain(
+        `calculator-agent: the model call failed: ${provider}: could not reach http://127.0.0.1:9`,
+      );
+      expect(stdout).toMatch(/^failed +round 1 · connection_error$/m);
+    });
+  }
+
   it('an unknown provider or a question without a model is a usage error', async () => {
     const unknown = await runApp(['--provider', 'skynet']);
     expect(unknown.code).toBe(2);

@@ -81,7 +81,7 @@ export class TimelineView {
         return;
       case 'server-tool-used':
         this.#terminal.line(
-          `${this.#at(event.at)}  ${colors.cyan('server')} ${colors.bold((event.id ?? '').padEnd(8))}${event.name ?? event.blockType}${colors.dim(`  ${event.blockType}, run by the API`)}`,
+          `${this.#at(event.at)}  ${colors.cyan('server')} ${colors.bold((event.id ?? '').padEnd(8))} ${event.name ?? event.blockType}${colors.dim(`  ${event.blockType}, run by the API`)}`,
         );
         return;
       case 'tool-call-ready': {
