@@ -3,8 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import type { ProviderPart } from '@mtpx/protocol';
-import { scriptedProvider } from '@mtpx/providers/testing';
+import {
+  scriptedProvider,
+  startScriptedAnthropicServer,
+  startScriptedOpenAIServer,
+} from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
+import { anthropicAgent, openAIAgent } from './__fixtures__/sdk-agents';
 import { collect } from './__fixtures__/seed';
 import {
   type Agent,
@@ -153,6 +158,37 @@ describe('reasoning models in the agent loop', () => {
       expect(output?.messages.at(-1)).toEqual({ role: 'assistant', content: null });
     });
   }
+});
+
+describe('refusals through the real SDKs', () => {
+  const refusal = {
+    finishReason: 'refusal' as const,
+    refusal: "I'm sorry, I cannot assist with that request.",
+    toolCalls: [{ id: 'toolu_1', name: 'calculator_add', arguments: { a: 1, b: 2 } }],
+  };
+  it('openai: a streamed refusal with a call in it ends the run; the call never starts', async ({
+    onTestFinished,
+  }) => {
+    const server = await startScriptedOpenAIServer([refusal]);
+    onTestFinished(() => server.close());
+    const { events, output } = await collect(openAIAgent(server).stream('Refuse this.'));
+    expect(output?.stop_reason).toBe('refusal');
+    expect(output?.refusal).toBe("I'm sorry, I cannot assist with that request.");
+    expect(events.some((event) => event.type === 'tool-call-ready')).toBe(false);
+    expect(events.some((event) => event.type === 'call-started')).toBe(false);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('anthropic: stop_reason "refusal" ends the run with stop reason refusal', async ({
+    onTestFinished,
+  }) => {
+    const server = await startScriptedAnthropicServer([{ finishReason: 'refusal', text: 'No.' }]);
+    onTestFinished(() => server.close());
+    const output = await anthropicAgent(server).run('Refuse this.');
+    expect(output.stop_reason).toBe('refusal');
+    expect(output.refusal).toBe('No.');
+    expect(output.tool_results).toEqual([]);
+  });
 });
 
 describe('sessions keep provider parts', () => {

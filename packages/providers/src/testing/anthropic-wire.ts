@@ -28,6 +28,7 @@ function stopReason(turn: ScriptedTurn): string {
     case 'length':
       return 'max_tokens';
     case 'content_filter':
+    case 'refusal':
       return 'refusal';
     default:
       return 'end_turn';

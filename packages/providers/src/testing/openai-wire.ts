@@ -32,7 +32,7 @@ const created = 1_767_225_600;
 function finishReasonText(turn: ScriptedTurn): string {
   const reason: FinishReason =
     turn.finishReason ?? (turn.toolCalls?.length ? 'tool_calls' : 'stop');
-  return reason === 'error' || reason === 'other' ? 'stop' : reason;
+  return reason === 'error' || reason === 'other' || reason === 'refusal' ? 'stop' : reason;
 }
 
 function usageBody(usage: Usage | undefined) {
@@ -70,7 +70,7 @@ export function openAIChatCompletion(turn: ScriptedTurn, options: OpenAIWireOpti
         message: {
           role: 'assistant',
           content: turn.text ?? null,
-          refusal: null,
+          refusal: turn.refusal ?? null,
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
         },
         logprobs: null,
@@ -101,6 +101,7 @@ export function openAIChatCompletionChunks(
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     });
   const events: SseEvent[] = [chunk({ role: 'assistant', content: '', refusal: null })];
+  if (turn.refusal !== undefined) events.push(chunk({ refusal: turn.refusal }));
   if (turn.text) {
     for (const piece of splitIntoChunks(turn.text, chunkSize))
       events.push(chunk({ content: piece }));
