@@ -11,6 +11,8 @@ import {
   toolMessageFromResult,
 } from '@mtpx/protocol';
 import type { AgentEvent, AgentEventHandler } from './agent-events';
+import { boundedMessage } from './bounded-calls';
+import type { EagerDispatch } from './eager-dispatch';
 import { CallBudget, RoundCalls } from './round-calls';
 import { addUsage, emptyUsage, type RunOutput, type StopReason } from './run-output';
 import { newSession, type RunRecord, type Session, type SessionStore } from './session';
@@ -28,8 +30,8 @@ export interface RunSettings {
   toolCallLimit: number;
   /** Model turns streamed (`stream()`) or whole (`run()`). */
   streaming: boolean;
-  /** Streamed calls handed to the executor as soon as each is ready. */
-  eagerDispatch: boolean;
+  /** When streamed calls start, and whether write calls wait for a normal finish. */
+  eagerDispatch: EagerDispatch;
   sessionStore: SessionStore;
   agentName: string | undefined;
 }
@@ -106,7 +108,7 @@ export class AgentRun {
       model: provider.model,
       ...(agentName === undefined ? {} : { agentName }),
       streaming,
-      eagerDispatch: streaming && eagerDispatch,
+      eagerDispatch: streaming && eagerDispatch !== false,
       ...(sessionId === undefined ? {} : { sessionId }),
       ...(userId === undefined ? {} : { userId }),
     });
@@ -165,7 +167,8 @@ export class AgentRun {
         signal,
         runId,
         round,
-        eager: streaming && this.#settings.eagerDispatch,
+        eager: streaming && this.#settings.eagerDispatch !== false,
+        safe: this.#settings.eagerDispatch === 'safe',
         budget,
         emit: this.#emit,
         now: this.#now,
@@ -193,11 +196,12 @@ export class AgentRun {
       }
       const modelMs = this.#now() - roundStart;
       this.#usage = addUsage(this.#usage, turn.usage);
-      const message = turn.message;
+      // Out-of-bounds calls are replaced before anything keeps or walks them.
+      const message = boundedMessage(turn.message, (call) => calls.bounded(call));
       this.#messages.push(message);
       this.#finalText = message.content ?? '';
       const toolCalls = message.tool_calls ?? [];
-      const results = toolCalls.length > 0 ? await calls.finish(toolCalls) : [];
+      const results = toolCalls.length > 0 ? await calls.finish(toolCalls, turn.finishReason) : [];
       this.#recordResults(results);
       const at = this.#now();
       this.#emit?.({

@@ -29,7 +29,14 @@ export {
   agentAsTool,
   type DelegateAgent,
 } from './agent-tool';
+export { boundedToolCall } from './bounded-calls';
 export { type AliasedCall, ResponseAliases } from './call-aliases';
+export type { CallHeldEvent, CallReleasedEvent } from './dispatch-events';
+export {
+  type EagerDispatch,
+  type EagerDispatchOption,
+  finishedNormally,
+} from './eager-dispatch';
 export { InMemorySessionStore } from './in-memory-session-store';
 export { REFERENCE_INSTRUCTIONS } from './instructions';
 export {

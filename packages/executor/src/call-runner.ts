@@ -22,6 +22,7 @@ import { CallContext } from './tool-context';
 import { errorResult, isoNow, mediaOf, successResult } from './tool-results';
 import type { AnyTool } from './toolkit';
 import { unknownToolMessage } from './unknown-tool';
+import { outputOutOfBounds } from './value-limits';
 
 type Outcome =
   | { kind: 'ok'; value: unknown }
@@ -145,6 +146,8 @@ async function pipeline(run: Run, node: CallNode): Promise<void> {
     return fail(run, node, 'tool_error', errorMessage(error), approval);
   }
 
+  const outOfBounds = outputOutOfBounds(outcome.value, services.limits);
+  if (outOfBounds !== undefined) return fail(run, node, 'tool_error', outOfBounds, approval);
   let output: JsonValue;
   let media: MediaLists | undefined;
   if (isToolOutput(outcome.value)) {

@@ -24,6 +24,7 @@ import {
 import { type ExecutionRun, historyLookup, type RunOptions } from './run-options';
 import { copiedResult, errorResult } from './tool-results';
 import { findWaitingCycles, missingTargets } from './unresolved-calls';
+import { callOutOfBounds } from './value-limits';
 
 /** How a planned call (from an ExecutionPlan) is added. */
 export interface PlannedCall {
@@ -148,7 +149,12 @@ export class Run implements ExecutionRun {
 
   /** Adds a call from `add` or from a plan (internal). */
   addCall(input: unknown, location: string, planned: PlannedCall | undefined): CallNode {
-    const inspection = inspectToolCall(input, location);
+    // Measured first, by an iterative walk: nothing below may meet a deep or cyclic value.
+    const outOfBounds = callOutOfBounds(input, this.#services.limits);
+    const inspection = inspectToolCall(
+      outOfBounds === undefined ? input : standInFor(input),
+      location,
+    );
     const call = inspection.call;
     let targets = noTargets;
     if (call !== undefined && (call.depends_on.length > 0 || inspection.refTargets.length > 0)) {
@@ -186,7 +192,13 @@ export class Run implements ExecutionRun {
     const registered = node.id !== '' && first === undefined && !reused;
     if (registered) this.#byId.set(node.id, node);
 
-    if (failure !== undefined) this.#skip(node, 'invalid_plan', failure);
+    if (outOfBounds !== undefined && failure === undefined) {
+      this.#skip(
+        node,
+        'invalid_arguments',
+        `Invalid arguments for "${node.toolName}": ${outOfBounds}`,
+      );
+    } else if (failure !== undefined) this.#skip(node, 'invalid_plan', failure);
     else if (this.#aborted)
       this.#skip(node, 'cancelled', cancelledMessage(false, this.#abortReason));
     else this.#link(node, planned);
@@ -365,7 +377,7 @@ export class Run implements ExecutionRun {
 
   #skip(
     node: CallNode,
-    code: 'invalid_plan' | 'dependency_failed' | 'cancelled',
+    code: 'invalid_plan' | 'invalid_arguments' | 'dependency_failed' | 'cancelled',
     message: string,
   ): void {
     this.#settle(node, errorResult(node, code, message, { skipped: true }));
@@ -511,4 +523,14 @@ export class Run implements ExecutionRun {
       this.#resolve(results);
     }
   }
+}
+
+/** The id and name of an out-of-bounds call, without its arguments (so it can be answered). */
+function standInFor(input: unknown): { id?: string; name?: string; arguments: object } {
+  const call = input as { id?: unknown; name?: unknown };
+  return {
+    ...(typeof call.id === 'string' ? { id: call.id } : {}),
+    ...(typeof call.name === 'string' ? { name: call.name } : {}),
+    arguments: {},
+  };
 }

@@ -1,5 +1,6 @@
 import { MtpxError } from './errors';
 import { describeValue, type JsonValue, type SafeResult } from './json';
+import { cloneJson, setOwnProperty } from './json-bounds';
 import { evaluateJsonPointer, parseJsonPointer } from './json-pointer';
 
 /**
@@ -254,17 +255,22 @@ export function resolveReferences(
       let child = parent[key] as Container;
       if (!copies.has(child)) {
         child = shallowCopy(child);
-        parent[key] = child;
+        setOwnProperty(parent, key, child);
       }
       parent = child;
     }
-    parent[reference.segments[last] as string | number] = copyOutput(resolved[index] as JsonValue);
+    setOwnProperty(
+      parent,
+      reference.segments[last] as string | number,
+      copyOutput(resolved[index] as JsonValue),
+    );
   });
   return { ok: true, value: root };
 }
 
+/** Outputs are copied without recursion: a deep output cannot overflow the resolver. */
 function copyOutput(output: JsonValue): JsonValue {
-  return typeof output === 'object' && output !== null ? structuredClone(output) : output;
+  return cloneJson(output);
 }
 
 function locationText(location: string): string {
