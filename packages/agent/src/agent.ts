@@ -119,6 +119,7 @@ const executorOptionKeys = [
   'cache',
   'dedupe',
   'retryBackoff',
+  'limits',
 ] as const satisfies ReadonlyArray<keyof AgentExecutorOptions>;
 
 /** A stream's events have one consumer: the error for a second one. */

@@ -96,6 +96,7 @@ describe.each(Object.entries(adapters))(
     it('a streamed turn that writes a file and ends in `length` never writes it', async () => {
       const { agent, notes } = await agentFor('length');
       const { events, output } = await collect(agent.stream('Pay and note it.'));
+      if (output === undefined) throw new Error('the run failed');
       expect(existsSync(notes)).toBe(false);
       const [read, write] = output.tool_results;
       expect(read).toMatchObject({ call_id: 'call_read', success: true, output: 3 });
@@ -118,6 +119,7 @@ describe.each(Object.entries(adapters))(
     it('with finish reason `tool_calls` the held write runs once, after the stream', async () => {
       const { agent, notes } = await agentFor('tool_calls');
       const { events, output } = await collect(agent.stream('Pay and note it.'));
+      if (output === undefined) throw new Error('the run failed');
       expect(readFileSync(notes, 'utf8')).toBe('paid\n');
       expect(output.tool_results.map((result) => result.success)).toEqual([true, true]);
       const types = events

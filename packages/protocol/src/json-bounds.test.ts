@@ -91,3 +91,19 @@ describe('no recursion on the data path', () => {
     expect(message.content).toMatch(/nests deeper than 1000 levels/);
   });
 });
+
+describe('scanReferences on values no parser makes', () => {
+  it('ends on a cycle and reports it as malformed', async () => {
+    const { scanReferences } = await import('./refs');
+    const cycle: Record<string, unknown> = { a: { $ref: 'call_1' } };
+    cycle.self = cycle;
+    const scan = scanReferences(cycle);
+    expect(scan.references.map((reference) => reference.location)).toEqual(['/a']);
+    expect(scan.malformed).toEqual([
+      {
+        location: '/self',
+        reason: 'the same object appears twice here (a cycle or a shared value); send plain JSON',
+      },
+    ]);
+  });
+});
