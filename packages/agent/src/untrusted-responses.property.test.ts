@@ -284,7 +284,11 @@ async function checkResponse(response: ResponseRecipe): Promise<void> {
   observed = { executions: [], violations: [] };
   const agentObserved = observed;
   const events: AgentEvent[] = [];
-  const breakAfter = streamed && response.breakAfter !== null ? response.breakAfter : undefined;
+  // A stream cut after the call at `breakAfter` was begun (only when that call exists).
+  const breakAfter =
+    streamed && response.breakAfter !== null && response.breakAfter < toolCalls.length
+      ? response.breakAfter
+      : undefined;
   currentProvider = objectProvider([
     {
       toolCalls,

@@ -71,6 +71,8 @@ export class Run implements ExecutionRun {
   #draining = false;
   #propagating = false;
   readonly #justSettled: CallNode[] = [];
+  /** Calls back from an approval wait, waiting for a concurrency slot (served first). */
+  readonly #resuming: Array<{ node: CallNode; resolve: () => void }> = [];
   #detachSignal: (() => void) | undefined;
   #resolve!: (results: ToolResult[]) => void;
   #reject!: (error: unknown) => void;
@@ -270,6 +272,33 @@ export class Run implements ExecutionRun {
     this.#events.emit(event);
   }
 
+  /**
+   * A running call waits for a person: its concurrency slot goes to other calls meanwhile
+   * (internal). Pair with {@link resume}.
+   */
+  suspend(node: CallNode): void {
+    if (node.state !== CallState.Running || node.suspended) return;
+    node.suspended = true;
+    this.#running--;
+    this.#pump();
+  }
+
+  /** The wait is over: resolves once the call holds a concurrency slot again (internal). */
+  resume(node: CallNode): Promise<void> | undefined {
+    if (!node.suspended) return undefined;
+    if (node.state === CallState.Done || this.#running < this.#services.concurrency) {
+      this.#take(node);
+      return undefined;
+    }
+    return new Promise((resolve) => this.#resuming.push({ node, resolve }));
+  }
+
+  #take(node: CallNode): void {
+    if (!node.suspended) return;
+    node.suspended = false;
+    if (node.state !== CallState.Done) this.#running++;
+  }
+
   /** `reportProgress` of a running call (internal). */
   progress(node: CallNode, progress: ToolProgress): void {
     if (!this.listening || node.state !== CallState.Running) return;
@@ -348,6 +377,11 @@ export class Run implements ExecutionRun {
     if (this.#draining || this.#propagating) return;
     this.#draining = true;
     const cap = this.#services.concurrency;
+    while (this.#resuming.length > 0 && this.#running < cap) {
+      const waiter = this.#resuming.shift() as { node: CallNode; resolve: () => void };
+      this.#take(waiter.node);
+      waiter.resolve();
+    }
     while (this.#queueHead < this.#queue.length && this.#running < cap) {
       const node = this.#queue[this.#queueHead++] as CallNode;
       if (node.state === CallState.Queued) this.#dispatch(node);
@@ -397,7 +431,7 @@ export class Run implements ExecutionRun {
   /** Records a result, emits its event, and releases everything that waited on the call. */
   #settle(node: CallNode, result: ToolResult): void {
     const dispatched = node.state === CallState.Running;
-    if (dispatched) this.#running--;
+    if (dispatched && !node.suspended) this.#running--;
     node.state = CallState.Done;
     node.result = result;
     this.#settled++;

@@ -1,3 +1,4 @@
+export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
 export {
   defineTool,
   type InferToolArgs,
