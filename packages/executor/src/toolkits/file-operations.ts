@@ -210,9 +210,15 @@ export class FileOperations {
    * `write_file`: missing directories are made (each verified), the file is appended to or
    * replaced by rename. A link at the file's name is followed only to a file inside the root.
    */
-  async write(path: unknown, content: string, append: boolean): Promise<string> {
+  async write(
+    path: unknown,
+    content: string,
+    append: boolean,
+    signal: AbortSignal,
+  ): Promise<string> {
     let { components, shown } = componentsOf(path);
     for (let attempt = 0; ; attempt++) {
+      signal.throwIfAborted();
       const name = components[components.length - 1];
       if (name === undefined) throw notAFile(shown);
       const directory = await this.root.openDirectory(components.slice(0, -1), shown, true);

@@ -151,7 +151,7 @@ function fileTools(options: FileToolkitOptions) {
         { path, content, append = false }: { path: string; content: string; append?: boolean },
         { signal },
       ) => {
-        const written = await files.write(path, content, append);
+        const written = await files.write(path, content, append, signal);
         return {
           path: written,
           bytes_written: Buffer.byteLength(content, 'utf8'),
