@@ -310,6 +310,8 @@ export class AgentRun {
       runs: [...session.runs, record],
       updated_at: finishedAt,
     });
+    // Compare-and-swap: the stored copy is now one version further.
+    session.version = (session.version ?? 0) + 1;
   }
 
   async #fail(error: unknown): Promise<void> {
