@@ -50,8 +50,8 @@ export interface AgentOptions extends AgentExecutorOptions {
    * read-only calls start as soon as each is complete, while the model is still writing
    * later ones; write / destructive calls wait for the response to finish normally and
    * never run when it ends in `length`, `content_filter`, a refusal, an error or a broken
-   * stream. `'all'` (or `true`): every call starts at once. `false`: calls run after the
-   * stream ends.
+   * stream. `'all'`: every call starts at once, whatever the response's end. `false`: calls
+   * run after the stream ends. `true` (older code) means `'safe'`.
    */
   eagerDispatch?: EagerDispatchOption;
   /** A name for logs, events and `asTool`. */

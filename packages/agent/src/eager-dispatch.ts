@@ -11,18 +11,20 @@ import { AgentError } from './agent-error';
  *   runs none of its held calls; each is answered "Not run: the response did not finish".
  *   The same rule holds for `run()`: a write call of an unfinished response never runs.
  * - `'all'`: every call starts as soon as it is complete, side effects included, and runs
- *   whatever the response's end (the behaviour before `'safe'`). `true` means `'all'`.
+ *   whatever the response's end (the behaviour before `'safe'`).
+ * - `true` (accepted for older code, which meant "eager dispatch on") means `'safe'`: eager
+ *   dispatch stays on, and write calls are no longer run for unfinished responses.
  * - `false`: no call starts before the stream ends; then every call runs (to compare).
  */
 export type EagerDispatch = 'safe' | 'all' | false;
 
-/** What `eagerDispatch` accepts: an {@link EagerDispatch}, or `true` (= `'all'`). */
+/** What `eagerDispatch` accepts: an {@link EagerDispatch}, or `true` (= `'safe'`). */
 export type EagerDispatchOption = EagerDispatch | true;
 
 /** The mode an option names; `invalid_option` for anything else. */
 export function eagerDispatchMode(value: unknown): EagerDispatch {
   if (value === 'safe' || value === 'all' || value === false) return value;
-  if (value === true) return 'all';
+  if (value === true) return 'safe';
   throw new AgentError({
     code: 'invalid_option',
     message: `eagerDispatch must be 'safe', 'all' or false, got ${JSON.stringify(value) ?? String(value)}.`,
