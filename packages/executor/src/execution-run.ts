@@ -24,7 +24,7 @@ import {
 import { type ExecutionRun, historyLookup, type RunOptions } from './run-options';
 import { copiedResult, errorResult } from './tool-results';
 import { findWaitingCycles, missingTargets } from './unresolved-calls';
-import { callOutOfBounds } from './value-limits';
+import { callOutOfBounds, standInFor } from './value-limits';
 
 /** How a planned call (from an ExecutionPlan) is added. */
 export interface PlannedCall {
@@ -557,14 +557,4 @@ export class Run implements ExecutionRun {
       this.#resolve(results);
     }
   }
-}
-
-/** The id and name of an out-of-bounds call, without its arguments (so it can be answered). */
-function standInFor(input: unknown): { id?: string; name?: string; arguments: object } {
-  const call = input as { id?: unknown; name?: unknown };
-  return {
-    ...(typeof call.id === 'string' ? { id: call.id } : {}),
-    ...(typeof call.name === 'string' ? { name: call.name } : {}),
-    arguments: {},
-  };
 }

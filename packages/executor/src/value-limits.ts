@@ -80,3 +80,13 @@ export function outputOutOfBounds(
   });
   return measured.ok ? undefined : `The tool's output cannot be used: ${measured.message}.`;
 }
+
+/** The id and name of an out-of-bounds call, without its arguments, so it can be answered (internal). */
+export function standInFor(input: unknown): { id?: string; name?: string; arguments: object } {
+  const call = input as { id?: unknown; name?: unknown };
+  return {
+    ...(typeof call.id === 'string' ? { id: call.id } : {}),
+    ...(typeof call.name === 'string' ? { name: call.name } : {}),
+    arguments: {},
+  };
+}
