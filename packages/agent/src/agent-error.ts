@@ -9,6 +9,11 @@ export type AgentErrorCode =
   | 'invalid_option'
   /** A session was read (or deleted) with a `userId` other than its owner's. */
   | 'session_access_denied'
+  /**
+   * A session was not saved: another run or process saved (or created, or deleted) it
+   * after this run read it. Load it again and retry.
+   */
+  | 'session_conflict'
   /** A stored session is not valid JSON or not a session. */
   | 'invalid_session'
   /** A session store could not read or write. */

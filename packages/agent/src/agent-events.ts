@@ -6,6 +6,7 @@ import type {
   ToolResult,
   Usage,
 } from '@mtpx/protocol';
+import type { CallHeldEvent, CallReleasedEvent } from './dispatch-events';
 import type { RunOutput } from './run-output';
 
 /** What every agent event carries. */
@@ -192,6 +193,8 @@ export type AgentEvent =
   | ServerToolUsedEvent
   | ToolCallDeltaEvent
   | ToolCallReadyEvent
+  | CallHeldEvent
+  | CallReleasedEvent
   | AgentExecutorEvent
   | RoundFinishedEvent
   | RunFinishedEvent

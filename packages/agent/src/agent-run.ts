@@ -12,6 +12,8 @@ import {
   toolMessageFromResult,
 } from '@mtpx/protocol';
 import type { AgentEvent, AgentEventHandler } from './agent-events';
+import { boundedMessage } from './bounded-calls';
+import type { EagerDispatch } from './eager-dispatch';
 import { CallBudget, RoundCalls } from './round-calls';
 import {
   addUsage,
@@ -35,8 +37,8 @@ export interface RunSettings {
   toolCallLimit: number;
   /** Model turns streamed (`stream()`) or whole (`run()`). */
   streaming: boolean;
-  /** Streamed calls handed to the executor as soon as each is ready. */
-  eagerDispatch: boolean;
+  /** When streamed calls start, and whether write calls wait for a normal finish. */
+  eagerDispatch: EagerDispatch;
   sessionStore: SessionStore;
   agentName: string | undefined;
 }
@@ -115,7 +117,7 @@ export class AgentRun {
       model: provider.model,
       ...(agentName === undefined ? {} : { agentName }),
       streaming,
-      eagerDispatch: streaming && eagerDispatch,
+      eagerDispatch: streaming && eagerDispatch !== false,
       ...(sessionId === undefined ? {} : { sessionId }),
       ...(userId === undefined ? {} : { userId }),
     });
@@ -174,7 +176,8 @@ export class AgentRun {
         signal,
         runId,
         round,
-        eager: streaming && this.#settings.eagerDispatch,
+        eager: streaming && this.#settings.eagerDispatch !== false,
+        safe: this.#settings.eagerDispatch === 'safe',
         budget,
         emit: this.#emit,
         now: this.#now,
@@ -205,7 +208,8 @@ export class AgentRun {
       this.#usage = addUsage(this.#usage, turn.usage);
       if (!streamOptions.serverToolsReported) this.#reportServerTools(round, turn);
       if (turn.reasoning !== undefined) this.#reasoning.push({ round, text: turn.reasoning });
-      let message = turn.message;
+      // Out-of-bounds calls are replaced before anything keeps or walks them.
+      let message = boundedMessage(turn.message, (call) => calls.bounded(call));
       this.#finalText = message.content ?? '';
       const refused = turn.finishReason === 'refusal';
       let results: ToolResult[] = [];
@@ -218,7 +222,9 @@ export class AgentRun {
       }
       this.#messages.push(message);
       const toolCalls = message.tool_calls ?? [];
-      if (!refused && toolCalls.length > 0) results = await calls.finish(toolCalls);
+      if (!refused && toolCalls.length > 0) {
+        results = await calls.finish(toolCalls, turn.finishReason);
+      }
       this.#recordResults(results);
       const at = this.#now();
       this.#emit?.({
@@ -350,6 +356,8 @@ export class AgentRun {
       runs: [...session.runs, record],
       updated_at: finishedAt,
     });
+    // Compare-and-swap: the stored copy is now one version further.
+    session.version = (session.version ?? 0) + 1;
   }
 
   async #fail(error: unknown): Promise<void> {

@@ -11,6 +11,7 @@ import { AgentError } from './agent-error';
 import type { AgentEvent, AgentEventHandler } from './agent-events';
 import { AgentRun, type RunSettings } from './agent-run';
 import { type AgentToolInput, type AgentToolOptions, agentAsTool } from './agent-tool';
+import { type EagerDispatchOption, eagerDispatchMode } from './eager-dispatch';
 import { InMemorySessionStore } from './in-memory-session-store';
 import { REFERENCE_INSTRUCTIONS } from './instructions';
 import { specWithReferences } from './reference-schema';
@@ -45,11 +46,14 @@ export interface AgentOptions extends AgentExecutorOptions {
   /** Where sessions are kept. Default: a new {@link InMemorySessionStore}. */
   sessionStore?: SessionStore;
   /**
-   * In streamed runs, start each call as soon as it is complete and its inputs exist,
-   * while the model is still writing later calls. `false` runs the calls after the stream
-   * ends (to compare). Default true.
+   * In streamed runs, when calls start (see {@link EagerDispatch}). `'safe'` (default):
+   * read-only calls start as soon as each is complete, while the model is still writing
+   * later ones; write / destructive calls wait for the response to finish normally and
+   * never run when it ends in `length`, `content_filter`, a refusal, an error or a broken
+   * stream. `'all'`: every call starts at once, whatever the response's end. `false`: calls
+   * run after the stream ends. `true` (older code) means `'safe'`.
    */
-  eagerDispatch?: boolean;
+  eagerDispatch?: EagerDispatchOption;
   /** A name for logs, events and `asTool`. */
   name?: string;
 }
@@ -70,8 +74,8 @@ export interface AgentRunOptions {
   maxRounds?: number;
   /** Overrides the agent's `toolCallLimit` for this run. */
   toolCallLimit?: number;
-  /** Overrides the agent's `eagerDispatch` for this run (streamed runs only). */
-  eagerDispatch?: boolean;
+  /** Overrides the agent's `eagerDispatch` for this run. */
+  eagerDispatch?: EagerDispatchOption;
 }
 
 /**
@@ -115,6 +119,7 @@ const executorOptionKeys = [
   'cache',
   'dedupe',
   'retryBackoff',
+  'limits',
 ] as const satisfies ReadonlyArray<keyof AgentExecutorOptions>;
 
 /** A stream's events have one consumer: the error for a second one. */
@@ -151,7 +156,7 @@ export function createAgent(options: AgentOptions): Agent {
   const sessionStore = options.sessionStore ?? new InMemorySessionStore();
   const systemPrompt = systemPromptOf(options);
   const referenceSchemas = options.referenceSchemas ?? true;
-  const eagerDispatch = options.eagerDispatch ?? true;
+  const eagerDispatch = eagerDispatchMode(options.eagerDispatch ?? 'safe');
   const name = options.name;
 
   const offered = new WeakMap<ToolSpec, ToolSpec>();
@@ -215,7 +220,10 @@ export function createAgent(options: AgentOptions): Agent {
           ? toolCallLimit
           : checkCount('toolCallLimit', runOptions.toolCallLimit, 0),
       streaming,
-      eagerDispatch: runOptions.eagerDispatch ?? eagerDispatch,
+      eagerDispatch:
+        runOptions.eagerDispatch === undefined
+          ? eagerDispatch
+          : eagerDispatchMode(runOptions.eagerDispatch),
       sessionStore,
       agentName: name,
     };

@@ -3,6 +3,7 @@ import {
   type JsonObject,
   type JsonValue,
   scanReferences,
+  setOwnProperty,
 } from '@mtpx/protocol';
 
 /** `call_N`, N ≥ 1: the N-th call of the response. */
@@ -93,21 +94,40 @@ export class ResponseAliases {
   }
 }
 
-/** A copy of `value` with each location set to its new value. */
+/**
+ * A copy of `value` with each location set to its new value. Only the containers on the
+ * way to a rewritten reference are copied (shallowly, without recursion), so no depth of
+ * arguments can overflow it; `__proto__` keys stay keys.
+ */
 function replaceAt(
   value: JsonObject,
   rewrites: ReadonlyArray<{ segments: readonly (string | number)[]; value: JsonObject }>,
 ): JsonObject {
   const top = rewrites.find((rewrite) => rewrite.segments.length === 0);
   if (top !== undefined) return top.value;
-  const copy = structuredClone(value) as Record<string | number, JsonValue>;
+  type Container = Record<string | number, JsonValue>;
+  const copies = new WeakSet<object>();
+  const shallowCopy = (container: JsonValue): Container => {
+    const copied = (
+      Array.isArray(container) ? [...container] : { ...(container as object) }
+    ) as Container;
+    copies.add(copied);
+    return copied;
+  };
+  const root = shallowCopy(value);
   for (const rewrite of rewrites) {
-    let parent = copy;
+    let parent = root;
     const last = rewrite.segments.length - 1;
     for (let depth = 0; depth < last; depth++) {
-      parent = parent[rewrite.segments[depth] as string | number] as typeof parent;
+      const key = rewrite.segments[depth] as string | number;
+      let child = parent[key] as Container;
+      if (!copies.has(child)) {
+        child = shallowCopy(child);
+        setOwnProperty(parent, key, child);
+      }
+      parent = child;
     }
-    parent[rewrite.segments[last] as string | number] = rewrite.value;
+    setOwnProperty(parent, rewrite.segments[last] as string | number, rewrite.value);
   }
-  return copy as JsonObject;
+  return root as JsonObject;
 }

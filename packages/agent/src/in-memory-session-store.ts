@@ -1,6 +1,8 @@
+import { cloneJson } from '@mtpx/protocol';
 import {
   checkSessionId,
   checkSessionOwner,
+  checkSessionVersion,
   type Session,
   type SessionAccess,
   type SessionStore,
@@ -8,7 +10,8 @@ import {
 
 /**
  * Sessions in memory, for one process (the agent's default). Sessions are copied in and
- * out, so changing one you read never changes what is stored.
+ * out (without recursion), so changing one you read never changes what is stored. A save
+ * over a version other than the one read fails with `session_conflict`.
  *
  * @example
  * ```ts
@@ -24,12 +27,17 @@ export class InMemorySessionStore implements SessionStore {
     const session = this.#sessions.get(sessionId);
     if (session === undefined) return undefined;
     checkSessionOwner(session, access);
-    return structuredClone(session);
+    return cloneJson(session);
   }
 
+  /** Saves with compare-and-swap on `version` (see {@link checkSessionVersion}). */
   async save(session: Session): Promise<void> {
     checkSessionId(session?.session_id);
-    this.#sessions.set(session.session_id, structuredClone(session));
+    checkSessionVersion(this.#sessions.get(session.session_id), session);
+    this.#sessions.set(session.session_id, {
+      ...cloneJson(session),
+      version: (session.version ?? 0) + 1,
+    });
   }
 
   async delete(sessionId: string, access?: SessionAccess): Promise<boolean> {

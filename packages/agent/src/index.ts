@@ -31,7 +31,14 @@ export {
   agentAsTool,
   type DelegateAgent,
 } from './agent-tool';
+export { boundedToolCall } from './bounded-calls';
 export { type AliasedCall, ResponseAliases } from './call-aliases';
+export type { CallHeldEvent, CallReleasedEvent } from './dispatch-events';
+export {
+  type EagerDispatch,
+  type EagerDispatchOption,
+  finishedNormally,
+} from './eager-dispatch';
 export { InMemorySessionStore } from './in-memory-session-store';
 export { REFERENCE_INSTRUCTIONS } from './instructions';
 export {
@@ -43,6 +50,7 @@ export { REFERENCE_SCHEMA, schemaWithReferences, specWithReferences } from './re
 export { addUsage, type RoundReasoning, type RunOutput, type StopReason } from './run-output';
 export {
   checkSessionOwner,
+  checkSessionVersion,
   type RunRecord,
   RunRecordSchema,
   type Session,

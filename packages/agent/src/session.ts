@@ -75,6 +75,12 @@ export const SessionSchema = z.object({
   runs: z.array(RunRecordSchema),
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),
+  /**
+   * How many times it has been saved (absent = 0: never stored). A store writes a session
+   * only over the version it was read at, storing it as `version + 1`; see
+   * {@link checkSessionVersion}.
+   */
+  version: z.number().int().nonnegative().optional(),
 });
 
 /** One run of a session. */
@@ -97,7 +103,13 @@ export interface SessionAccess {
 export interface SessionStore {
   /** The session, or `undefined` when none has this id. */
   get(sessionId: string, access?: SessionAccess): Promise<Session | undefined>;
-  /** Creates or replaces the whole session. */
+  /**
+   * Creates or replaces the whole session, with compare-and-swap semantics: it writes only
+   * when the stored copy's version equals `session.version ?? 0` (no stored copy when that
+   * is 0), storing it as `version + 1`; otherwise it rejects with `session_conflict`. It
+   * refuses `session_access_denied` when the stored copy has another owner. Use
+   * {@link checkSessionVersion} so every store applies the same rule, atomically with the write.
+   */
   save(session: Session): Promise<void>;
   /** Deletes the session; false when there was none. */
   delete(sessionId: string, access?: SessionAccess): Promise<boolean>;
@@ -114,6 +126,51 @@ export function checkSessionOwner(session: Session, access: SessionAccess | unde
         ? `Session "${session.session_id}" belongs to a user; give that user's id to read it.`
         : `Session "${session.session_id}" belongs to another user; user "${userId}" may not read it.`,
   });
+}
+
+/**
+ * The rule every {@link SessionStore.save} applies, with `stored` read under the same lock
+ * (or transaction) as the write: throws `session_conflict` when the stored copy is not the
+ * version `session` was read at — another run or process saved it meanwhile, or it was
+ * created or deleted since — and `session_access_denied` when it belongs to another user.
+ * A stored copy without a version (written before versions existed) counts as version 1.
+ *
+ * @example
+ * ```ts
+ * async save(session) {
+ *   await withLock(session.session_id, async () => {
+ *     checkSessionVersion(await this.read(session.session_id), session);
+ *     await this.write({ ...session, version: (session.version ?? 0) + 1 });
+ *   });
+ * }
+ * ```
+ */
+export function checkSessionVersion(stored: Session | undefined, session: Session): void {
+  const expected = session.version ?? 0;
+  const actual = stored === undefined ? 0 : (stored.version ?? 1);
+  if (actual !== expected) {
+    const what =
+      stored === undefined
+        ? 'it was deleted meanwhile'
+        : expected === 0
+          ? 'it was created meanwhile by another run or process'
+          : `it was saved meanwhile by another run or process (stored version ${actual}, this copy was read at version ${expected})`;
+    throw new AgentError({
+      code: 'session_conflict',
+      message: `Session "${session.session_id}" was not saved: ${what}. Load it again and retry.`,
+    });
+  }
+  if (stored !== undefined && stored.user_id !== session.user_id) {
+    throw new AgentError({
+      code: 'session_access_denied',
+      message: `Session "${session.session_id}" belongs to another user; it was not saved.`,
+    });
+  }
+}
+
+/** The version a stored copy counts as (absent on copies written before versions: 1). */
+export function storedVersion(stored: Session): number {
+  return stored.version ?? 1;
 }
 
 /** Checks a session id given by a caller. */
@@ -142,7 +199,10 @@ export function newSession(sessionId: string, userId: string | undefined): Sessi
 /** Parses stored data as a session; a clear `invalid_session` error when it is not one. */
 export function parseSession(data: unknown, where: string): Session {
   const parsed = SessionSchema.safeParse(data);
-  if (parsed.success) return parsed.data;
+  if (parsed.success) {
+    // A stored copy was saved at least once.
+    return { ...parsed.data, version: storedVersion(parsed.data) };
+  }
   const first = parsed.error.issues[0];
   const path = first?.path.length ? ` at "${first.path.join('.')}"` : '';
   throw new AgentError({

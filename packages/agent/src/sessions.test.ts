@@ -149,6 +149,7 @@ describe('JsonFileSessionStore', () => {
     const saved = newSession('chat', 'ada');
     saved.messages.push({ role: 'user', content: 'First version' });
     await store.save(saved);
+    saved.version = 1;
 
     const writtenTo: string[] = [];
     const failing: SessionFileSystem = {
@@ -181,6 +182,7 @@ describe('JsonFileSessionStore', () => {
     const store = new JsonFileSessionStore({ directory });
     const saved = newSession('chat', undefined);
     await store.save(saved);
+    saved.version = 1;
     const { rm } = await import('node:fs/promises');
     const failing: SessionFileSystem = {
       readFile: (path) => readFile(path, 'utf8'),

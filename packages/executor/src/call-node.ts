@@ -40,6 +40,10 @@ export class CallNode {
   timer: ReturnType<typeof setTimeout> | undefined = undefined;
   /** Ends a retry backoff early (on cancellation). */
   wake: (() => void) | undefined = undefined;
+  /** True while it waits for approval without its concurrency slot. */
+  suspended = false;
+  /** Milliseconds spent waiting for approval (not tool time). */
+  approvalMs = 0;
 
   constructor(
     /** Position in add (plan) order: where its result goes. */

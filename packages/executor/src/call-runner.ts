@@ -22,6 +22,7 @@ import { CallContext } from './tool-context';
 import { errorResult, isoNow, mediaOf, successResult } from './tool-results';
 import type { AnyTool } from './toolkit';
 import { unknownToolMessage } from './unknown-tool';
+import { outputOutOfBounds } from './value-limits';
 
 type Outcome =
   | { kind: 'ok'; value: unknown }
@@ -112,7 +113,7 @@ async function pipeline(run: Run, node: CallNode): Promise<void> {
     );
   }
   if (approval === 'ask') {
-    const refusal = await askApproval(run, tool, call, args);
+    const refusal = await waitForApproval(run, node, tool, call, args);
     if (isDone(node)) return;
     if (refusal !== undefined) {
       return run.complete(
@@ -145,6 +146,8 @@ async function pipeline(run: Run, node: CallNode): Promise<void> {
     return fail(run, node, 'tool_error', errorMessage(error), approval);
   }
 
+  const outOfBounds = outputOutOfBounds(outcome.value, services.limits);
+  if (outOfBounds !== undefined) return fail(run, node, 'tool_error', outOfBounds, approval);
   let output: JsonValue;
   let media: MediaLists | undefined;
   if (isToolOutput(outcome.value)) {
@@ -172,6 +175,46 @@ async function pipeline(run: Run, node: CallNode): Promise<void> {
     }
   }
   run.complete(node, result);
+}
+
+/**
+ * Asks the approver with the call suspended: its concurrency slot goes to other calls
+ * while a person decides, only its dependents wait, and the wait is reported
+ * (`approval-requested` / `approval-resolved`) and kept out of the call's duration.
+ */
+async function waitForApproval(
+  run: Run,
+  node: CallNode,
+  tool: AnyTool,
+  call: ToolCall,
+  args: JsonObject,
+): Promise<{ code: 'approval_required' | 'denied'; message: string } | undefined> {
+  const askedAt = performance.now();
+  if (run.listening) {
+    run.emit({
+      type: 'approval-requested',
+      at: run.now(),
+      callId: node.id,
+      toolName: node.toolName,
+    });
+  }
+  run.suspend(node);
+  const refusal = await askApproval(run, tool, call, args);
+  const waitMs = performance.now() - askedAt;
+  node.approvalMs += waitMs;
+  if (run.listening && !isDone(node)) {
+    run.emit({
+      type: 'approval-resolved',
+      at: run.now(),
+      callId: node.id,
+      toolName: node.toolName,
+      approved: refusal === undefined,
+      waitMs,
+    });
+  }
+  const slot = run.resume(node);
+  if (slot !== undefined) await slot;
+  return refusal;
 }
 
 /** `undefined` when approved, else why not. */

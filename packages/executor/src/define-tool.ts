@@ -64,6 +64,13 @@ export interface ToolDefinitionOptions {
   timeout_ms?: number;
   /** How many times to run the call again after a retryable failure; 0 when left out. */
   retries?: number;
+  /**
+   * May start while the model is still streaming, whatever its `risk_level` (an agent's
+   * safe eager dispatch starts only `read_only` tools early and holds the others until the
+   * response has finished). Set it for a `write` tool whose effect is harmless to repeat
+   * or to leave behind. Default: `true` for `read_only` tools, `false` for the others.
+   */
+  eager?: boolean;
 }
 
 /** What {@link defineTool} takes: the spec, the runtime options and the function. */
@@ -85,6 +92,8 @@ export interface Tool<TArgs = JsonObject> extends ToolSpec {
   readonly timeout_ms?: number;
   /** Retries after a retryable failure. */
   readonly retries?: number;
+  /** May start while the model is still streaming (see `ToolDefinitionOptions.eager`). */
+  readonly eager?: boolean;
   /** The zod schema the arguments are parsed with, when the tool was defined with one. */
   readonly zodSchema?: ZodSchema;
   /** Runs the call. */
@@ -155,6 +164,7 @@ export function defineTool<TSchema extends ToolInputSchema, TArgs = InferToolArg
       : { cache_ttl_seconds: definition.cache_ttl_seconds }),
     ...(definition.timeout_ms === undefined ? {} : { timeout_ms: definition.timeout_ms }),
     ...(definition.retries === undefined ? {} : { retries: definition.retries }),
+    ...(definition.eager === undefined ? {} : { eager: definition.eager === true }),
     ...(zodSchema === undefined ? {} : { zodSchema }),
     execute: definition.execute,
   };

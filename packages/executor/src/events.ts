@@ -1,4 +1,5 @@
 import type { Approval, PlanIssue, ToolErrorCode, ToolResult } from '@mtpx/protocol';
+import type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
 import type { ToolProgress } from './define-tool';
 
 /** What every executor event carries. */
@@ -54,8 +55,10 @@ export interface CallRetriedEvent extends CallEventBase {
 /** A dispatched call is done — run, failed, refused by policy, reused from cache or cancelled. */
 export interface CallFinishedEvent extends CallEventBase {
   type: 'call-finished';
-  /** From `call-started` to now. */
+  /** From `call-started` to now, without the time spent waiting for approval. */
   durationMs: number;
+  /** Time spent waiting for a person's approval, when the call was asked about. */
+  approvalMs?: number;
   success: boolean;
   /** True when the output came from the cache or an identical call of the same run. */
   cached: boolean;
@@ -104,6 +107,8 @@ export type ExecutorEvent =
   | CallStartedEvent
   | CallProgressEvent
   | CallRetriedEvent
+  | ApprovalRequestedEvent
+  | ApprovalResolvedEvent
   | CallFinishedEvent
   | CallSkippedEvent
   | CacheFailedEvent

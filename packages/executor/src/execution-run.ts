@@ -24,6 +24,7 @@ import {
 import { type ExecutionRun, historyLookup, type RunOptions } from './run-options';
 import { copiedResult, errorResult } from './tool-results';
 import { findWaitingCycles, missingTargets } from './unresolved-calls';
+import { callOutOfBounds, standInFor } from './value-limits';
 
 /** How a planned call (from an ExecutionPlan) is added. */
 export interface PlannedCall {
@@ -70,6 +71,8 @@ export class Run implements ExecutionRun {
   #draining = false;
   #propagating = false;
   readonly #justSettled: CallNode[] = [];
+  /** Calls back from an approval wait, waiting for a concurrency slot (served first). */
+  readonly #resuming: Array<{ node: CallNode; resolve: () => void }> = [];
   #detachSignal: (() => void) | undefined;
   #resolve!: (results: ToolResult[]) => void;
   #reject!: (error: unknown) => void;
@@ -148,7 +151,12 @@ export class Run implements ExecutionRun {
 
   /** Adds a call from `add` or from a plan (internal). */
   addCall(input: unknown, location: string, planned: PlannedCall | undefined): CallNode {
-    const inspection = inspectToolCall(input, location);
+    // Measured first, by an iterative walk: nothing below may meet a deep or cyclic value.
+    const outOfBounds = callOutOfBounds(input, this.#services.limits);
+    const inspection = inspectToolCall(
+      outOfBounds === undefined ? input : standInFor(input),
+      location,
+    );
     const call = inspection.call;
     let targets = noTargets;
     if (call !== undefined && (call.depends_on.length > 0 || inspection.refTargets.length > 0)) {
@@ -186,7 +194,13 @@ export class Run implements ExecutionRun {
     const registered = node.id !== '' && first === undefined && !reused;
     if (registered) this.#byId.set(node.id, node);
 
-    if (failure !== undefined) this.#skip(node, 'invalid_plan', failure);
+    if (outOfBounds !== undefined && failure === undefined) {
+      this.#skip(
+        node,
+        'invalid_arguments',
+        `Invalid arguments for "${node.toolName}": ${outOfBounds}`,
+      );
+    } else if (failure !== undefined) this.#skip(node, 'invalid_plan', failure);
     else if (this.#aborted)
       this.#skip(node, 'cancelled', cancelledMessage(false, this.#abortReason));
     else this.#link(node, planned);
@@ -256,6 +270,33 @@ export class Run implements ExecutionRun {
   /** Emits an event (internal; callers check `listening` first so nothing is built in vain). */
   emit(event: ExecutorEvent): void {
     this.#events.emit(event);
+  }
+
+  /**
+   * A running call waits for a person: its concurrency slot goes to other calls meanwhile
+   * (internal). Pair with {@link resume}.
+   */
+  suspend(node: CallNode): void {
+    if (node.state !== CallState.Running || node.suspended) return;
+    node.suspended = true;
+    this.#running--;
+    this.#pump();
+  }
+
+  /** The wait is over: resolves once the call holds a concurrency slot again (internal). */
+  resume(node: CallNode): Promise<void> | undefined {
+    if (!node.suspended) return undefined;
+    if (node.state === CallState.Done || this.#running < this.#services.concurrency) {
+      this.#take(node);
+      return undefined;
+    }
+    return new Promise((resolve) => this.#resuming.push({ node, resolve }));
+  }
+
+  #take(node: CallNode): void {
+    if (!node.suspended) return;
+    node.suspended = false;
+    if (node.state !== CallState.Done) this.#running++;
   }
 
   /** `reportProgress` of a running call (internal). */
@@ -336,6 +377,11 @@ export class Run implements ExecutionRun {
     if (this.#draining || this.#propagating) return;
     this.#draining = true;
     const cap = this.#services.concurrency;
+    while (this.#resuming.length > 0 && this.#running < cap) {
+      const waiter = this.#resuming.shift() as { node: CallNode; resolve: () => void };
+      this.#take(waiter.node);
+      waiter.resolve();
+    }
     while (this.#queueHead < this.#queue.length && this.#running < cap) {
       const node = this.#queue[this.#queueHead++] as CallNode;
       if (node.state === CallState.Queued) this.#dispatch(node);
@@ -365,7 +411,7 @@ export class Run implements ExecutionRun {
 
   #skip(
     node: CallNode,
-    code: 'invalid_plan' | 'dependency_failed' | 'cancelled',
+    code: 'invalid_plan' | 'invalid_arguments' | 'dependency_failed' | 'cancelled',
     message: string,
   ): void {
     this.#settle(node, errorResult(node, code, message, { skipped: true }));
@@ -385,7 +431,7 @@ export class Run implements ExecutionRun {
   /** Records a result, emits its event, and releases everything that waited on the call. */
   #settle(node: CallNode, result: ToolResult): void {
     const dispatched = node.state === CallState.Running;
-    if (dispatched) this.#running--;
+    if (dispatched && !node.suspended) this.#running--;
     node.state = CallState.Done;
     node.result = result;
     this.#settled++;

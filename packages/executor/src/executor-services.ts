@@ -3,6 +3,7 @@ import type { ResultCache } from './result-cache';
 import type { ResolvedRetryBackoff } from './retry-backoff';
 import type { ApproveHandler, ToolPolicy } from './risk-policy';
 import type { ToolRegistry } from './tool-registry';
+import type { ResolvedValueLimits } from './value-limits';
 
 /** What every run of one executor shares (internal). */
 export interface ExecutorServices {
@@ -18,4 +19,6 @@ export interface ExecutorServices {
   /** Default time limit of one attempt, for tools without `timeout_ms`. */
   readonly timeoutMs: number | undefined;
   readonly retryBackoff: ResolvedRetryBackoff;
+  /** Bounds on arguments and outputs. */
+  readonly limits: ResolvedValueLimits;
 }

@@ -16,6 +16,7 @@ import {
 import type { ExecutionRun, RunOptions } from './run-options';
 import { ToolRegistry } from './tool-registry';
 import type { AnyTool, Toolkit } from './toolkit';
+import { resolveValueLimits, type ValueLimits } from './value-limits';
 
 /** Options of {@link createExecutor}. */
 export interface ExecutorOptions {
@@ -41,6 +42,12 @@ export interface ExecutorOptions {
   dedupe?: boolean;
   /** Waits between retries of retryable failures. */
   retryBackoff?: RetryBackoff;
+  /**
+   * Bounds on a call's arguments and a tool's output (depth 64, 4 MiB and 16 MiB by
+   * default): a call past them is answered `invalid_arguments` and never runs, an output
+   * past them becomes a `tool_error` result.
+   */
+  limits?: ValueLimits;
 }
 
 /** Options of `execute` and `stream`. */
@@ -53,6 +60,8 @@ export interface ExecuteOptions extends RunOptions {
 export interface Executor {
   /** The tools it runs. */
   readonly registry: ToolRegistry;
+  /** The bounds on arguments and outputs it applies (absent on executors made elsewhere). */
+  readonly limits?: Readonly<Required<ValueLimits>>;
   /**
    * Runs a plan and resolves with one result per call, in plan order. Never rejects for a
    * model's mistake: an invalid plan, an unknown tool or bad arguments are error results
@@ -120,6 +129,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     concurrency,
     timeoutMs,
     retryBackoff: resolveRetryBackoff(options.retryBackoff),
+    limits: resolveValueLimits(options.limits),
   };
 
   const startPlan = (
@@ -142,6 +152,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   return {
     registry,
+    limits: services.limits,
     execute: (plan, runOptions = {}) => startPlan(plan, runOptions, false).results,
     executeToolCalls: (calls, runOptions = {}) => {
       if (!Array.isArray(calls)) {

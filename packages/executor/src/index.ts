@@ -1,3 +1,4 @@
+export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
 export {
   defineTool,
   type InferToolArgs,
@@ -57,4 +58,10 @@ export {
 export type { ExecutionRun, RunHistory, RunOptions } from './run-options';
 export { ToolRegistry } from './tool-registry';
 export { type AnyTool, defineToolkit, type Toolkit } from './toolkit';
+export {
+  callOutOfBounds,
+  DEFAULT_VALUE_LIMITS,
+  outputOutOfBounds,
+  type ValueLimits,
+} from './value-limits';
 export { VERSION } from './version';

@@ -136,11 +136,12 @@ export function callFinishedEvent(
     at,
     callId: node.id,
     toolName: node.toolName,
-    durationMs,
+    durationMs: durationMs - node.approvalMs,
     success: result.success,
     cached: result.cached,
     result,
   };
+  if (node.approvalMs > 0) event.approvalMs = node.approvalMs;
   if (result.approval !== undefined) event.approval = result.approval;
   if (result.error_code !== undefined) event.errorCode = result.error_code;
   return event;

@@ -2,7 +2,7 @@
  * Canonical JSON: object keys sorted (by code unit), no whitespace, array order kept, so
  * equal values give equal text whatever the key order the model wrote. Returns
  * `undefined` for values JSON cannot hold (and for nesting too deep to walk), which the
- * executor treats as "do not cache".
+ * executor treats as "do not cache". Written without recursion: no value can overflow it.
  *
  * @example
  * ```ts
@@ -11,7 +11,7 @@
  */
 export function canonicalJson(value: unknown): string | undefined {
   try {
-    return write(value, 0);
+    return write(value);
   } catch {
     return undefined;
   }
@@ -19,42 +19,64 @@ export function canonicalJson(value: unknown): string | undefined {
 
 const maxDepth = 512;
 
-function write(value: unknown, depth: number): string | undefined {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : undefined;
-    case 'boolean':
-      return value ? 'true' : 'false';
-    case 'object': {
-      if (value === null) return 'null';
-      if (depth >= maxDepth) return undefined;
-      if (Array.isArray(value)) {
-        let text = '[';
-        for (let index = 0; index < value.length; index++) {
-          const item = write(value[index], depth + 1);
-          if (item === undefined) return undefined;
-          text += index === 0 ? item : `,${item}`;
-        }
-        return `${text}]`;
-      }
-      const prototype = Object.getPrototypeOf(value);
-      if (prototype !== Object.prototype && prototype !== null) return undefined;
-      const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).sort();
-      let text = '{';
-      let first = true;
-      for (const key of keys) {
-        if (record[key] === undefined) continue;
-        const item = write(record[key], depth + 1);
-        if (item === undefined) return undefined;
-        text += `${first ? '' : ','}${JSON.stringify(key)}:${item}`;
-        first = false;
-      }
-      return `${text}}`;
+/** A value still to write, or text to append as it is (`]`, `}`, `,`, `"key":`). */
+type Task = { value: unknown; depth: number } | string;
+
+function write(value: unknown): string | undefined {
+  const parts: string[] = [];
+  const tasks: Task[] = [{ value, depth: 0 }];
+  while (tasks.length > 0) {
+    const task = tasks.pop() as Task;
+    if (typeof task === 'string') {
+      parts.push(task);
+      continue;
     }
-    default:
-      return undefined;
+    const current = task.value;
+    switch (typeof current) {
+      case 'string':
+        parts.push(JSON.stringify(current));
+        break;
+      case 'number':
+        if (!Number.isFinite(current)) return undefined;
+        parts.push(JSON.stringify(current));
+        break;
+      case 'boolean':
+        parts.push(current ? 'true' : 'false');
+        break;
+      case 'object': {
+        if (current === null) {
+          parts.push('null');
+          break;
+        }
+        if (task.depth >= maxDepth) return undefined;
+        const depth = task.depth + 1;
+        if (Array.isArray(current)) {
+          parts.push('[');
+          tasks.push(']');
+          for (let index = current.length - 1; index >= 0; index--) {
+            tasks.push({ value: current[index], depth });
+            if (index > 0) tasks.push(',');
+          }
+          break;
+        }
+        const prototype = Object.getPrototypeOf(current);
+        if (prototype !== Object.prototype && prototype !== null) return undefined;
+        const record = current as Record<string, unknown>;
+        const keys = Object.keys(record)
+          .filter((key) => record[key] !== undefined)
+          .sort();
+        parts.push('{');
+        tasks.push('}');
+        for (let index = keys.length - 1; index >= 0; index--) {
+          const key = keys[index] as string;
+          tasks.push({ value: record[key], depth });
+          tasks.push(`${index > 0 ? ',' : ''}${JSON.stringify(key)}:`);
+        }
+        break;
+      }
+      default:
+        return undefined;
+    }
   }
+  return parts.join('');
 }

@@ -34,6 +34,15 @@ export {
   safeParseJson,
 } from './json';
 export {
+  cloneJson,
+  DEFAULT_JSON_MAX_DEPTH,
+  type JsonBounds,
+  type JsonBoundsProblem,
+  type JsonMeasure,
+  measureJson,
+  setOwnProperty,
+} from './json-bounds';
+export {
   evaluateJsonPointer,
   JsonPointerError,
   type JsonPointerErrorCode,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { measureJson } from './json-bounds';
 import { ProviderPartSchema } from './provider-parts';
 import { ToolCallSchema } from './tool-call';
 import type { ToolResult } from './tool-result';
@@ -57,6 +58,9 @@ export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
 export type ToolMessage = z.infer<typeof ToolMessageSchema>;
 export type Message = z.infer<typeof MessageSchema>;
 
+/** Deepest output a tool message renders (JSON.stringify is safe far beyond it). */
+const messageMaxDepth = 1000;
+
 /**
  * The tool message that answers a call: a successful output as text (strings as they
  * are, other values as JSON), a failure as its error with `is_error: true`.
@@ -69,9 +73,18 @@ export type Message = z.infer<typeof MessageSchema>;
 export function toolMessageFromResult(result: ToolResult): ToolMessage {
   const base = { role: 'tool' as const, tool_call_id: result.call_id, name: result.tool_name };
   if (result.success) {
-    const content =
-      typeof result.output === 'string' ? result.output : JSON.stringify(result.output ?? null);
-    return { ...base, content };
+    if (typeof result.output === 'string') return { ...base, content: result.output };
+    // Checked by an iterative walk first: JSON.stringify recurses, and a deep output
+    // would overflow it.
+    const measured = measureJson(result.output ?? null, { maxDepth: messageMaxDepth });
+    if (!measured.ok) {
+      return {
+        ...base,
+        content: `Error (tool_error): the tool's output cannot be sent: ${measured.message}.`,
+        is_error: true,
+      };
+    }
+    return { ...base, content: JSON.stringify(result.output ?? null) };
   }
   const code = result.error_code ? ` (${result.error_code})` : '';
   return { ...base, content: `Error${code}: ${result.error ?? 'the call failed'}`, is_error: true };

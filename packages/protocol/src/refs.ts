@@ -1,5 +1,6 @@
 import { MtpxError } from './errors';
 import { describeValue, type JsonValue, type SafeResult } from './json';
+import { cloneJson, setOwnProperty } from './json-bounds';
 import { evaluateJsonPointer, parseJsonPointer } from './json-pointer';
 
 /**
@@ -72,25 +73,41 @@ const escapeToken = (token: string | number) =>
 
 /**
  * Walks a value once, in document order, and collects every reference and every
- * malformed one. Iterative, so deeply nested model output cannot overflow the stack.
+ * malformed one. Iterative, so deeply nested model output cannot overflow the stack; a
+ * cycle or an object met twice is reported as malformed (so the walk always ends).
  */
 export function scanReferences(value: unknown): ReferenceScan {
   const references: LocatedReference[] = [];
   const malformed: MalformedReference[] = [];
   // Each frame links to its parent, so a location is built only when a reference is found.
   type Frame = { value: unknown; key: string | number; parent: Frame | undefined };
+  const locationOf = (frame: Frame): { location: string; segments: (string | number)[] } => {
+    const segments: (string | number)[] = [];
+    for (let at: Frame | undefined = frame; at?.parent !== undefined; at = at.parent) {
+      segments.push(at.key);
+    }
+    segments.reverse();
+    const location = segments.map((segment) => `/${escapeToken(segment)}`).join('');
+    return { location, segments };
+  };
+  // A value met twice (a cycle, or one object in two places) is reported, not walked again:
+  // the walk stays linear and always ends.
+  const seen = new Set<object>();
   const stack: Frame[] = [{ value, key: '', parent: undefined }];
   while (stack.length > 0) {
     const frame = stack.pop() as Frame;
     const current = frame.value;
     if (typeof current !== 'object' || current === null) continue;
+    if (seen.has(current)) {
+      malformed.push({
+        location: locationOf(frame).location,
+        reason: 'the same object appears twice here (a cycle or a shared value); send plain JSON',
+      });
+      continue;
+    }
+    seen.add(current);
     if (isReferenceShaped(current)) {
-      const segments: (string | number)[] = [];
-      for (let at: Frame | undefined = frame; at?.parent !== undefined; at = at.parent) {
-        segments.push(at.key);
-      }
-      segments.reverse();
-      const location = segments.map((segment) => `/${escapeToken(segment)}`).join('');
+      const { location, segments } = locationOf(frame);
       const problem = referenceProblem(current);
       if (problem === undefined) {
         const reference: LocatedReference = { $ref: current.$ref as string, location, segments };
@@ -254,17 +271,22 @@ export function resolveReferences(
       let child = parent[key] as Container;
       if (!copies.has(child)) {
         child = shallowCopy(child);
-        parent[key] = child;
+        setOwnProperty(parent, key, child);
       }
       parent = child;
     }
-    parent[reference.segments[last] as string | number] = copyOutput(resolved[index] as JsonValue);
+    setOwnProperty(
+      parent,
+      reference.segments[last] as string | number,
+      copyOutput(resolved[index] as JsonValue),
+    );
   });
   return { ok: true, value: root };
 }
 
+/** Outputs are copied without recursion: a deep output cannot overflow the resolver. */
 function copyOutput(output: JsonValue): JsonValue {
-  return typeof output === 'object' && output !== null ? structuredClone(output) : output;
+  return cloneJson(output);
 }
 
 function locationText(location: string): string {

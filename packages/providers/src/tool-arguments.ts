@@ -54,7 +54,15 @@ export function assistantToolCall(
   name: string,
   argumentsText: string,
 ): AssistantToolCall {
-  const parsed = parseToolArguments(argumentsText);
+  return assistantToolCallFromParsed(id, name, parseToolArguments(argumentsText));
+}
+
+/** An assistant tool call from arguments text already parsed by {@link parseToolArguments}. */
+export function assistantToolCallFromParsed(
+  id: string,
+  name: string,
+  parsed: ParsedToolArguments,
+): AssistantToolCall {
   const call: AssistantToolCall = { id, name, arguments: parsed.arguments, depends_on: [] };
   if (!parsed.ok) {
     call.raw_arguments = parsed.rawArguments;

@@ -1,7 +1,21 @@
 import type { AssistantToolCall, ProviderEvent } from '@mtpx/protocol';
 import { createFallbackCallId } from './call-ids';
 import { ProviderError } from './provider-error';
-import { assistantToolCall, parseToolArguments } from './tool-arguments';
+import {
+  assistantToolCallFromParsed,
+  type ParsedToolArguments,
+  parseToolArguments,
+} from './tool-arguments';
+
+/** True when the last character that is not white space is `}` (without copying the text). */
+function endsWithBrace(text: string): boolean {
+  for (let index = text.length - 1; index >= 0; index--) {
+    const code = text.charCodeAt(index);
+    if (code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09) continue;
+    return code === 0x7d;
+  }
+  return false;
+}
 
 /** One streamed piece of a tool call, as an API sends it. */
 export interface ToolCallFragment {
@@ -49,6 +63,10 @@ interface Slot {
   wireName: string | undefined;
   argumentsText: string;
   call: AssistantToolCall | undefined;
+  /** The length of `argumentsText` when it was last parsed (-1: never): text is parsed once per change. */
+  parsedLength: number;
+  /** That parse's result, reused when the call becomes ready. */
+  parsed: ParsedToolArguments | undefined;
 }
 
 /**
@@ -69,6 +87,8 @@ export class ToolCallAccumulator {
   readonly #options: ToolCallAccumulatorOptions;
   readonly #slots: Slot[] = [];
   readonly #byIndex = new Map<number, Slot>();
+  /** Slots before this one are all ready (so each push looks only at the rest). */
+  #firstOpen = 0;
 
   constructor(options: ToolCallAccumulatorOptions) {
     this.#options = options;
@@ -91,6 +111,8 @@ export class ToolCallAccumulator {
         wireName: undefined,
         argumentsText: '',
         call: undefined,
+        parsedLength: -1,
+        parsed: undefined,
       };
       this.#slots.push(slot);
       this.#byIndex.set(fragment.index, slot);
@@ -160,19 +182,33 @@ export class ToolCallAccumulator {
 
   #readyEarlierCalls(events: ProviderEvent[]): void {
     const last = this.#slots.length - 1;
-    for (const slot of this.#slots) {
-      if (slot.order >= last) break;
-      if (slot.call !== undefined || slot.wireName === undefined) continue;
-      // A cheap test first: a whole JSON object ends with `}`.
-      if (!slot.argumentsText.trimEnd().endsWith('}')) continue;
-      if (parseToolArguments(slot.argumentsText).ok) events.push(this.#ready(slot));
+    while (this.#firstOpen < last && this.#slots[this.#firstOpen]?.call !== undefined) {
+      this.#firstOpen++;
     }
+    for (let order = this.#firstOpen; order < last; order++) {
+      const slot = this.#slots[order] as Slot;
+      if (slot.call !== undefined || slot.wireName === undefined) continue;
+      // Parsed only when its text changed since the last try, and only when it can be a
+      // whole object (it ends with `}`): the cost stays linear in the bytes received,
+      // however many fragments of later calls follow an unparsable one.
+      if (slot.argumentsText.length === slot.parsedLength) continue;
+      if (!endsWithBrace(slot.argumentsText)) continue;
+      if (this.#parse(slot).ok) events.push(this.#ready(slot));
+    }
+  }
+
+  #parse(slot: Slot): ParsedToolArguments {
+    if (slot.parsed === undefined || slot.parsedLength !== slot.argumentsText.length) {
+      slot.parsed = parseToolArguments(slot.argumentsText);
+      slot.parsedLength = slot.argumentsText.length;
+    }
+    return slot.parsed;
   }
 
   #ready(slot: Slot): ProviderEvent {
     slot.id ??= (this.#options.createId ?? createFallbackCallId)();
     const name = slot.wireName === undefined ? '' : this.#mapName(slot.wireName);
-    slot.call = assistantToolCall(slot.id, name, slot.argumentsText);
+    slot.call = assistantToolCallFromParsed(slot.id, name, this.#parse(slot));
     return { type: 'tool-call-ready', index: slot.order, toolCall: slot.call };
   }
 

@@ -1,4 +1,4 @@
-import { createAgent } from '@mtpx/agent';
+import { createAgent, type EagerDispatchOption } from '@mtpx/agent';
 import { defineTool } from '@mtpx/executor';
 import { createOpenAIProvider } from '@mtpx/providers/openai';
 import type { CurrentLog } from './agent-variant';
@@ -10,7 +10,7 @@ import {
 } from './scenario-tools';
 
 /** The task's tools for our agent, doing the Vercel AI SDK's tools' work (through `log`). */
-function mtpxTools(log: CurrentLog) {
+function mtpxTools(log: CurrentLog, withWriteTool: boolean) {
   const calculators = (Object.keys(calculatorOperations) as CalculatorOperation[]).map(
     (operation) =>
       defineTool({
@@ -26,15 +26,28 @@ function mtpxTools(log: CurrentLog) {
     input_schema: structuredClone(lookupSchema),
     execute: (args) => log.current.lookup(args.topic as string),
   });
-  return [...calculators, lookup];
+  const saveNote = defineTool({
+    name: 'notes.save',
+    description: 'Save a note.',
+    risk_level: 'write',
+    input_schema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    execute: (args) => log.current.saveNote(args.text as string),
+  });
+  return withWriteTool ? [...calculators, lookup, saveNote] : [...calculators, lookup];
 }
 
 /** How our agent runs the task. */
 export interface MtpxRunOptions {
   /** `agent.stream` (row 4) instead of `agent.run` (row 3). */
   stream: boolean;
-  /** In streamed runs, start each call as soon as it is complete (default) or after the stream ends. */
-  eagerDispatch?: boolean;
+  /**
+   * In streamed runs: `'safe'` (default) starts read-only calls as soon as each is complete
+   * and holds write calls until the response has finished; `'all'` starts every call at
+   * once; `false` starts them after the stream ends.
+   */
+  eagerDispatch?: EagerDispatchOption;
+  /** Offer the `notes.save` write tool too (row 4's write variant). */
+  withWriteTool?: boolean;
 }
 
 /**
@@ -55,8 +68,8 @@ export function mtpxRunner(
       baseURL: `${serverUrl}/v1`,
       maxRetries: 0,
     }),
-    tools: mtpxTools(log),
-    eagerDispatch: options.eagerDispatch ?? true,
+    tools: mtpxTools(log, options.withWriteTool ?? false),
+    eagerDispatch: options.eagerDispatch ?? 'safe',
   });
   return async () => {
     const output = options.stream ? await agent.stream(task).result : await agent.run(task);

@@ -29,6 +29,8 @@ export const lookupTopics = Object.keys(facts);
 export class ToolLog {
   readonly calculations: Array<{ operation: CalculatorOperation; result: number }> = [];
   readonly lookups: string[] = [];
+  /** Notes saved by the `notes.save` write tool (row 4's write variant). */
+  readonly notes: string[] = [];
   readonly #lookupLatencyMs: (topic: string) => number;
 
   /** `lookupLatencyMs` says how long the look-up of each topic takes. */
@@ -46,6 +48,12 @@ export class ToolLog {
     await sleepAtLeast(this.#lookupLatencyMs(topic));
     this.lookups.push(topic);
     return facts[topic] ?? `nothing known about ${topic}`;
+  }
+
+  /** The write tool of row 4's write variant: records the note and answers at once. */
+  saveNote(text: string): string {
+    this.notes.push(text);
+    return 'saved';
   }
 }
 

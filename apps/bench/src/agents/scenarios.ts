@@ -77,6 +77,21 @@ export const streamingScript: ScriptedTurn[] = [
   },
 ];
 
+/**
+ * Row 4's write variant: the same five look-ups, then a sixth call to the `notes.save`
+ * write tool, then the answer. Safe eager dispatch holds the write until the response
+ * has finished (it ends 100 ms after the fifth look-up); the look-ups still start early.
+ */
+export const streamingWriteScript: ScriptedTurn[] = [
+  {
+    toolCalls: [
+      ...(streamingScript[0]?.toolCalls ?? []),
+      { id: 'call_6', name: 'notes.save', arguments: { text: 'five facts looked up' } },
+    ],
+  },
+  streamingScript[1] as ScriptedTurn,
+];
+
 /** The scripted delays of row 4, in milliseconds at time scale 1. */
 export const streamingTiming = {
   firstByteMs: 300,

@@ -1,3 +1,4 @@
+import type { EagerDispatchOption } from '@mtpx/agent';
 import {
   type AgentRunner,
   type AgentVariant,
@@ -19,14 +20,15 @@ import {
   streamingScript,
   streamingTask,
   streamingTiming,
+  streamingWriteScript,
 } from '../agents/scenarios';
 import { vercelRunner } from '../agents/vercel-runs';
 import type { BenchConfig } from '../config';
 import type { RowResult } from '../support/results';
 
 /** The two streamed model calls of row 4, paced as the issue describes, at `timeScale`. */
-function streamingPacing(timeScale: number): PacedGroup[][] {
-  const [lookups, answer] = streamingScript;
+function streamingPacing(timeScale: number, script = streamingScript): PacedGroup[][] {
+  const [lookups, answer] = script;
   if (!lookups || !answer) throw new Error('row 4: the script needs two turns');
   const firstByteMs = streamingTiming.firstByteMs * timeScale;
   return [
@@ -42,7 +44,7 @@ function streamingCheck(log: ToolLog, answer: string): string | undefined {
   return undefined;
 }
 
-type StreamingVariant = 'eager' | 'afterStream' | 'vercel';
+type StreamingVariant = 'eager' | 'afterStream' | 'vercel' | 'safeWrite' | 'allWrite';
 
 /**
  * Row 4: one streamed response of five independent look-ups (100 ms apart after 300 ms
@@ -53,15 +55,33 @@ export async function streamingDispatchRow(config: BenchConfig): Promise<RowResu
   const { timeScale, repetitions } = config.agents;
   const pacing = streamingPacing(timeScale);
   const server = (runs: number) => startPacedOpenAIServer(repeated(pacing, runs));
+  const writePacing = streamingPacing(timeScale, streamingWriteScript);
+  const writeServer = (runs: number) => startPacedOpenAIServer(repeated(writePacing, runs));
   const mtpx =
-    (eagerDispatch: boolean): AgentRunner =>
+    (eagerDispatch: EagerDispatchOption): AgentRunner =>
     (url, log) =>
       mtpxRunner(url, streamingTask, log, { stream: true, eagerDispatch });
+  // The write variant: the same run with `notes.save` offered, which must run exactly once.
+  const mtpxWrite =
+    (eagerDispatch: EagerDispatchOption): AgentRunner =>
+    (url, log) => {
+      const run = mtpxRunner(url, streamingTask, log, {
+        stream: true,
+        eagerDispatch,
+        withWriteTool: true,
+      });
+      return async () => {
+        const answer = await run();
+        const saved = log.current.notes.length;
+        if (saved !== 1) throw new Error(`row 4: ${saved} notes saved, expected 1`);
+        return answer;
+      };
+    };
 
   const variants: Record<StreamingVariant, AgentVariant> = {
     eager: {
       label: 'MTPX agent `stream`, eager dispatch',
-      setUp: setUpWith(server, mtpx(true)),
+      setUp: setUpWith(server, mtpx('safe')),
       modelCalls: 2,
       lowerBoundMs: streamingBounds.eager * timeScale,
     },
@@ -79,8 +99,20 @@ export async function streamingDispatchRow(config: BenchConfig): Promise<RowResu
       modelCalls: 2,
       lowerBoundMs: streamingBounds.afterStreamEnds * timeScale,
     },
+    safeWrite: {
+      label: "MTPX agent `stream`, + a write call, `eagerDispatch: 'safe'` (write held to the end)",
+      setUp: setUpWith(writeServer, mtpxWrite('safe')),
+      modelCalls: 2,
+      lowerBoundMs: streamingBounds.eager * timeScale,
+    },
+    allWrite: {
+      label: "MTPX agent `stream`, + a write call, `eagerDispatch: 'all'`",
+      setUp: setUpWith(writeServer, mtpxWrite('all')),
+      modelCalls: 2,
+      lowerBoundMs: streamingBounds.eager * timeScale,
+    },
   };
-  const order: StreamingVariant[] = ['eager', 'afterStream', 'vercel'];
+  const order: StreamingVariant[] = ['eager', 'afterStream', 'vercel', 'safeWrite', 'allWrite'];
   const samples = await measureVariants({
     variants,
     order,

@@ -15,5 +15,6 @@ for (let version = 1; ; version++) {
   session.messages.push({ role: 'user', content: `${version} ${padding}` });
   session.updated_at = new Date().toISOString();
   await store.save(session);
+  session.version = version; // compare-and-swap: the stored copy is one version further
   process.stdout.write(`saved ${version}\n`);
 }

@@ -1,10 +1,7 @@
-import type { Dirent } from 'node:fs';
-import { appendFile, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
 import { defineTool } from '../define-tool';
-import { ExecutorError, ToolExecutionError } from '../errors';
+import { ExecutorError } from '../errors';
 import { defineToolkit, type Toolkit } from '../toolkit';
-import { FileRoot } from './file-root';
+import { FileOperations } from './file-operations';
 
 /** Options of {@link fileToolkit}. */
 export interface FileToolkitOptions {
@@ -24,58 +21,13 @@ export interface FileToolkitOptions {
   writable?: boolean;
 }
 
-/** One entry of `list_files`. */
-interface FileEntry {
-  path: string;
-  type: 'file' | 'directory' | 'symlink' | 'other';
-  size?: number;
-}
-
-const entryType = (entry: Dirent): FileEntry['type'] =>
-  entry.isFile()
-    ? 'file'
-    : entry.isDirectory()
-      ? 'directory'
-      : entry.isSymbolicLink()
-        ? 'symlink'
-        : 'other';
-
-const byName = (left: Dirent, right: Dirent) =>
-  left.name < right.name ? -1 : left.name > right.name ? 1 : 0;
-
 function fileTools(options: FileToolkitOptions) {
-  const root = new FileRoot(options.root);
+  const files = new FileOperations(options.root);
   const maxReadBytes = options.maxReadBytes ?? 1024 * 1024;
   const maxListEntries = options.maxListEntries ?? 1000;
   const maxSearchResults = options.maxSearchResults ?? 100;
   const maxSearchFileBytes = options.maxSearchFileBytes ?? 1024 * 1024;
   const maxSearchFiles = options.maxSearchFiles ?? 5000;
-
-  const directoryAt = async (path: string) => {
-    const absolute = await root.resolve(path, 'existing');
-    if (!(await stat(absolute)).isDirectory()) {
-      throw new ToolExecutionError({
-        code: 'not_a_directory',
-        message: `"${path}" is not a directory.`,
-      });
-    }
-    return absolute;
-  };
-
-  /** Walks a directory breadth first without following symbolic links. */
-  async function* walk(start: string, recursive: boolean, signal: AbortSignal) {
-    const queue = [start];
-    for (let head = 0; head < queue.length; head++) {
-      signal.throwIfAborted();
-      const directory = queue[head] as string;
-      const entries = (await readdir(directory, { withFileTypes: true })).sort(byName);
-      for (const entry of entries) {
-        const absolute = join(directory, entry.name);
-        yield { entry, absolute };
-        if (recursive && entry.isDirectory()) queue.push(absolute);
-      }
-    }
-  }
 
   const tools = [
     defineTool({
@@ -98,19 +50,7 @@ function fileTools(options: FileToolkitOptions) {
         { path = '.', recursive = false }: { path?: string; recursive?: boolean },
         { signal },
       ) => {
-        const directory = await directoryAt(path);
-        const entries: FileEntry[] = [];
-        let truncated = false;
-        for await (const { entry, absolute } of walk(directory, recursive, signal)) {
-          if (entries.length >= maxListEntries) {
-            truncated = true;
-            break;
-          }
-          const item: FileEntry = { path: await root.display(absolute), type: entryType(entry) };
-          if (item.type === 'file') item.size = (await stat(absolute)).size;
-          entries.push(item);
-        }
-        return { path: await root.display(directory), entries, truncated };
+        return files.list(path, recursive, maxListEntries, signal);
       },
     }),
     defineTool({
@@ -125,18 +65,7 @@ function fileTools(options: FileToolkitOptions) {
         additionalProperties: false,
       },
       execute: async ({ path }: { path: string }, { signal }) => {
-        const absolute = await root.resolve(path, 'existing');
-        const info = await stat(absolute);
-        if (!info.isFile()) {
-          throw new ToolExecutionError({ code: 'not_a_file', message: `"${path}" is not a file.` });
-        }
-        if (info.size > maxReadBytes) {
-          throw new ToolExecutionError({
-            code: 'file_too_large',
-            message: `"${path}" has ${info.size} bytes, more than the ${maxReadBytes} that can be read; search in it instead.`,
-          });
-        }
-        return readFile(absolute, { encoding: 'utf8', signal });
+        return files.read(path, maxReadBytes, signal);
       },
     }),
     defineTool({
@@ -165,16 +94,18 @@ function fileTools(options: FileToolkitOptions) {
         }: { query: string; path?: string; case_sensitive?: boolean },
         { signal },
       ) => {
-        const start = await root.resolve(path, 'existing');
         const needle = case_sensitive ? query : query.toLowerCase();
         const matches: Array<{ path: string; line: number; text: string }> = [];
         let filesSearched = 0;
         let truncated = false;
-        const searchFile = async (absolute: string) => {
-          const info = await stat(absolute);
-          if (info.size > maxSearchFileBytes) return;
-          const content = await readFile(absolute, { encoding: 'utf8', signal });
-          if (content.includes('\0')) return; // binary
+        await files.eachFile(path, signal, async (handle, shown) => {
+          if (filesSearched >= maxSearchFiles) {
+            truncated = true;
+            return false;
+          }
+          if ((await handle.stat()).size > maxSearchFileBytes) return true;
+          const content = await handle.readFile({ encoding: 'utf8', signal });
+          if (content.includes('\0')) return true; // binary
           filesSearched++;
           const lines = content.split(/\r?\n/);
           for (let index = 0; index < lines.length; index++) {
@@ -182,25 +113,13 @@ function fileTools(options: FileToolkitOptions) {
             if (!(case_sensitive ? line : line.toLowerCase()).includes(needle)) continue;
             if (matches.length >= maxSearchResults) {
               truncated = true;
-              return;
+              return false;
             }
             const text = line.length > 200 ? `${line.slice(0, 200)}…` : line;
-            matches.push({ path: await root.display(absolute), line: index + 1, text });
+            matches.push({ path: shown, line: index + 1, text });
           }
-        };
-        if ((await stat(start)).isFile()) {
-          await searchFile(start);
-        } else {
-          for await (const { entry, absolute } of walk(start, true, signal)) {
-            if (truncated) break;
-            if (!entry.isFile()) continue;
-            if (filesSearched >= maxSearchFiles) {
-              truncated = true;
-              break;
-            }
-            await searchFile(absolute);
-          }
-        }
+          return true;
+        });
         return { query, matches, files_searched: filesSearched, truncated };
       },
     }),
@@ -232,21 +151,9 @@ function fileTools(options: FileToolkitOptions) {
         { path, content, append = false }: { path: string; content: string; append?: boolean },
         { signal },
       ) => {
-        const absolute = await root.resolve(path, 'write');
-        const existing = await stat(absolute).catch(() => undefined);
-        if (existing !== undefined && !existing.isFile()) {
-          throw new ToolExecutionError({
-            code: 'not_a_file',
-            message: `"${path}" exists and is not a file.`,
-          });
-        }
-        await mkdir(dirname(absolute), { recursive: true });
-        // Re-check the parent after creating it: it must still be inside the root.
-        await root.resolve(path, 'write');
-        if (append) await appendFile(absolute, content, { encoding: 'utf8' });
-        else await writeFile(absolute, content, { encoding: 'utf8', signal });
+        const written = await files.write(path, content, append, signal);
         return {
-          path: await root.display(absolute),
+          path: written,
           bytes_written: Buffer.byteLength(content, 'utf8'),
         };
       },
