@@ -1,5 +1,6 @@
 export { eventLine } from './event-json';
 export { InspectorError, type InspectorErrorCode } from './inspector-error';
+export { DEFAULT_DATA_DIR, DEFAULT_PORT, inspectorRunUrl } from './links';
 export { RECORD_VERSION, type RecordedEvent, type RunRecordHeader } from './recorded-event';
 export { INDEX_FILE, RUNS_FOLDER, runFileName, runFilePath } from './run-files';
 export {
