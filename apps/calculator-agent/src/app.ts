@@ -2,13 +2,12 @@ import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { type AgentEvent, createAgent } from '@mtpx/agent';
 import { createModelProvider, shouldColor, Terminal } from '@mtpx/example-kit';
-import { DEFAULT_PORT, inspectorRunUrl, recordRuns } from '@mtpx/inspector';
+import { DEFAULT_PORT, inspectorRunUrl, recordRuns, TimelineView } from '@mtpx/inspector';
 import type { Provider } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { TerminalApprover } from './approval';
 import type { CliOptions } from './cli-options';
 import { INSTRUCTIONS, QUESTION, scriptedTurns } from './scenario';
-import { TimelineView } from './timeline';
 import { agentTools, createWorkspace } from './workspace';
 
 /** Where the app reads and writes. */
