@@ -305,8 +305,8 @@ export function buildRunView(runId: string, events: readonly RecordedEvent[]): R
       case 'call-started':
         if (callId) {
           const call = callOf(event, callId);
-          closeSegment(call, open.held as Map<string, number>, 'held', at);
-          if (call.readyAt !== undefined && at > call.readyAt)
+          const wasHeld = closeSegment(call, open.held as Map<string, number>, 'held', at);
+          if (!wasHeld && call.readyAt !== undefined && at > call.readyAt)
             call.segments.push({ kind: 'waiting', startAt: call.readyAt, endAt: at });
           call.startAt = at;
           call.status = 'running';
@@ -431,9 +431,10 @@ function closeSegment(
   opened: Map<string, number>,
   kind: 'held' | 'approval',
   at: number,
-): void {
+): boolean {
   const from = opened.get(call.id);
-  if (from === undefined) return;
+  if (from === undefined) return false;
   opened.delete(call.id);
   call.segments.push({ kind, startAt: from, endAt: at });
+  return true;
 }

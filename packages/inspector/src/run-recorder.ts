@@ -1,8 +1,10 @@
 import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+import type { AgentEvent } from '@mtpx/agent';
+import type { ExecutorEvent } from '@mtpx/executor';
 import { eventLine } from './event-json';
 import { InspectorError } from './inspector-error';
-import { RECORD_VERSION, type RunRecordHeader } from './recorded-event';
+import { RECORD_VERSION, type RecordedEvent, type RunRecordHeader } from './recorded-event';
 import { INDEX_FILE, RUNS_FOLDER, runFileName, runFilePath } from './run-files';
 
 /** Options of {@link recordRuns}. */
@@ -18,7 +20,7 @@ export interface RecordRunsOptions {
 }
 
 /** Any event a recorder accepts: the agent's, the executor's, or one it does not know. */
-export type RecordableEvent = { type: string; at?: unknown; runId?: unknown };
+export type RecordableEvent = AgentEvent | ExecutorEvent | RecordedEvent;
 
 /**
  * An `onEvent` handler that records runs, with `flush()` and `close()`. Each event is
