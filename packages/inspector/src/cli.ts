@@ -62,7 +62,11 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${VERSION}\n`);
     return 0;
   }
-  const dataDir = resolve(typeof values.data === 'string' ? values.data : DEFAULT_DATA_DIR);
+  // Under `pnpm`, a relative folder means the caller's (INIT_CWD), not the script's.
+  const dataDir = resolve(
+    process.env.INIT_CWD ?? process.cwd(),
+    typeof values.data === 'string' ? values.data : DEFAULT_DATA_DIR,
+  );
   const [command, ...rest] = positionals;
   if (command === 'serve') {
     if (rest.length > 0) usage(`serve takes no arguments, got ${rest.join(' ')}.`);

@@ -1,7 +1,6 @@
 import type { RunView } from '../run-model';
 import { fetchRun } from './api';
 import { h, ms } from './dom';
-import { chartWidth } from './run-page';
 import { roundSection } from './run-parts';
 
 /** How long a run's rounds with calls take, longest: the shared axis of a comparison. */
@@ -20,7 +19,7 @@ function longestRound(view: RunView): number {
 export async function comparePage(root: HTMLElement, a: string, b: string): Promise<() => void> {
   const [left, right] = await Promise.all([fetchRun(a), fetchRun(b)]);
   const span = Math.max(longestRound(left.view), longestRound(right.view));
-  const width = Math.max(280, Math.min(640, chartWidth()));
+  const width = Math.max(240, Math.min(560, Math.floor((window.innerWidth - 80) / 2) - 330));
   const column = (view: RunView) =>
     h(
       'div',

@@ -37,7 +37,7 @@ export async function runPage(root: HTMLElement, runId: string): Promise<() => v
         { class: 'run-meta' },
         h(
           'span',
-          { class: `badge badge-${view.status}`, 'data-status': view.status },
+          { class: `badge badge-${view.status}`, 'data-run-status': view.status },
           view.status === 'running' ? 'running · live' : view.status,
         ),
         ` ${[view.agentName, view.provider, view.model].filter(Boolean).join(' · ')}`,

@@ -110,13 +110,13 @@ export function timelineSvg(
       s('title', {}, `${edge.to} uses ${edge.from} ($ref)`),
     );
   });
-  return s(
+  const svg = s(
     'svg',
     {
       class: 'timeline',
       viewBox: `0 0 ${width} ${height}`,
-      width,
-      height,
+      // Scales down to its column (two runs side by side), never up past its own size.
+      width: '100%',
       role: 'img',
       'aria-label': options.title,
     },
@@ -169,6 +169,9 @@ export function timelineSvg(
         ),
     edges,
   );
+  // CSSOM, not a style attribute: the Inspector's CSP allows no inline styles.
+  svg.style.maxWidth = `${width}px`;
+  return svg;
 }
 
 /** The legend under a chart. */
