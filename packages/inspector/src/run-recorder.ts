@@ -1,4 +1,4 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
+import { close, closeSync, fsync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AgentEvent } from '@mtpx/agent';
 import type { ExecutorEvent } from '@mtpx/executor';
@@ -23,24 +23,32 @@ export interface RecordRunsOptions {
 export type RecordableEvent = AgentEvent | ExecutorEvent | RecordedEvent;
 
 /**
- * An `onEvent` handler that records runs, with `flush()` and `close()`. Each event is
- * serialised at once (later changes to the object do not change the record) and written
- * with its batch on the next turn of the event loop, append-only.
+ * An `onEvent` handler that records runs, with `flush()` and `close()`. The handler only
+ * queues the event (it costs the run next to nothing); the queue is serialised and
+ * written, append-only, on the next turn of the event loop — so an event object must not
+ * be changed after it was emitted (the agent and executor never do).
  */
 export interface RunRecorder {
   (event: RecordableEvent): void;
   /** The data folder. */
   readonly dir: string;
-  /** Writes what is buffered now; rejects with the first write failure, if any. */
+  /**
+   * Writes what is buffered now (to the operating system: it survives the process dying);
+   * rejects with the first write failure, if any.
+   */
   flush(): Promise<void>;
-  /** Flushes, `fsync`s and closes every open run file. The recorder keeps working after it. */
+  /**
+   * Flushes, waits until every ended run is on disk (`fsync`), and `fsync`s and closes the
+   * files of runs still going. The recorder keeps working after it.
+   */
   close(): Promise<void>;
 }
 
 interface OpenRun {
   runId: string;
   fd: number | undefined;
-  lines: string[];
+  /** Events not written yet (serialised when written), and the header line. */
+  lines: Array<string | RecordableEvent>;
   /** Ends with the run (`run-finished`, `-cancelled`, `-failed`) or its plan. */
   agentRun: boolean;
 }
@@ -79,6 +87,13 @@ export function recordRuns(options: RecordRunsOptions): RunRecorder {
   let anonymousRunId: string | undefined;
   let prepared = false;
 
+  const writeFailure = (error: unknown) =>
+    new InspectorError({
+      code: 'record_write_failed',
+      message: `Could not write the run record in ${dir}: ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+
   const prepare = () => {
     if (prepared) return;
     mkdirSync(join(dir, RUNS_FOLDER), { recursive: true });
@@ -98,12 +113,15 @@ export function recordRuns(options: RecordRunsOptions): RunRecorder {
       for (const run of pending) {
         if (run.lines.length === 0) continue;
         run.fd ??= openSync(runFilePath(dir, run.runId), 'a');
-        writeAll(run.fd, run.lines.join(''));
+        let text = '';
+        for (const line of run.lines)
+          text += typeof line === 'string' ? line : `${eventLine(line)}\n`;
+        writeAll(run.fd, text);
         run.lines = [];
         if (syncEachBatch) fsyncSync(run.fd);
         if (!runs.has(run.runId) || runs.get(run.runId) !== run) {
-          fsyncSync(run.fd);
-          closeSync(run.fd);
+          // The run is over: to disk and closed off the event loop (the run goes on at once).
+          syncInBackground(run.fd, true);
           run.fd = undefined;
         }
       }
@@ -112,16 +130,26 @@ export function recordRuns(options: RecordRunsOptions): RunRecorder {
         indexFd ??= openSync(join(dir, INDEX_FILE), 'a');
         writeAll(indexFd, indexLines.join(''));
         indexLines = [];
-        fsyncSync(indexFd);
+        if (syncEachBatch) fsyncSync(indexFd);
+        else syncInBackground(indexFd, false);
       }
     } catch (error) {
-      failure ??= new InspectorError({
-        code: 'record_write_failed',
-        message: `Could not write the run record in ${dir}: ${error instanceof Error ? error.message : String(error)}`,
-        cause: error,
-      });
+      failure ??= writeFailure(error);
       pending.clear();
     }
+  };
+
+  const syncing = new Set<Promise<void>>();
+  const syncInBackground = (fd: number, andClose: boolean) => {
+    const done: Promise<void> = new Promise((resolve) => {
+      fsync(fd, (syncError) => {
+        if (syncError) failure ??= writeFailure(syncError);
+        if (!andClose) return resolve();
+        close(fd, () => resolve());
+      });
+    });
+    syncing.add(done);
+    void done.then(() => syncing.delete(done));
   };
 
   const schedule = () => {
@@ -171,7 +199,7 @@ export function recordRuns(options: RecordRunsOptions): RunRecorder {
       }
       let run = runs.get(runId);
       run ??= open(runId, event.type !== 'plan-started', at);
-      run.lines.push(`${eventLine(event)}\n`);
+      run.lines.push(event);
       pending.add(run);
       const ends = run.agentRun ? endTypes.has(event.type) : event.type === 'plan-finished';
       if (ends) {
@@ -197,6 +225,8 @@ export function recordRuns(options: RecordRunsOptions): RunRecorder {
   recorder.close = async () => {
     for (const run of runs.values()) pending.add(run);
     await recorder.flush();
+    await Promise.all([...syncing]);
+    await recorder.flush(); // reports a failed fsync
     for (const run of runs.values()) {
       if (run.fd === undefined) continue;
       fsyncSync(run.fd);
