@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { type AgentEvent, createAgent } from '@mtpx/agent';
-import { createModelProvider, shouldColor, Terminal } from '@mtpx/example-kit';
-import { DEFAULT_PORT, inspectorRunUrl, recordRuns, TimelineView } from '@mtpx/inspector';
+import { createModelProvider, shouldColor, startRecording, Terminal } from '@mtpx/example-kit';
+import { TimelineView } from '@mtpx/inspector';
 import type { Provider } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { TerminalApprover } from './approval';
@@ -52,12 +51,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
   const { colors } = terminal;
   const workspace = await createWorkspace();
   const approver = options.ask ? new TerminalApprover(terminal, io.stdin, people) : undefined;
-  // `pnpm demo` runs in the app's folder: a relative folder means the caller's (INIT_CWD).
-  const recordDir =
-    options.record === undefined
-      ? undefined
-      : resolve(process.env.INIT_CWD ?? process.cwd(), options.record);
-  const recorder = recordDir === undefined ? undefined : recordRuns({ dir: recordDir });
+  const recording = startRecording(options.record);
   const stop = new AbortController();
   const onInterrupt = () => stop.abort(new Error('interrupted'));
   process.once('SIGINT', onInterrupt);
@@ -67,7 +61,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
       tools: agentTools(workspace.root, options.toolLatencyMs),
       instructions: INSTRUCTIONS,
       eagerDispatch: options.eager,
-      ...(recorder ? { onEvent: recorder } : {}),
+      ...(recording ? { onEvent: recording.recorder } : {}),
       ...(approver
         ? { policy: { defaults: { write: 'ask', destructive: 'ask' } }, approve: approver.approve }
         : {}),
@@ -97,15 +91,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
       else timeline.handle(event);
     }
     const output = await stream.result;
-    if (recorder) {
-      await recorder.close();
-      terminal.line(
-        `${terminal.label('recorded')}${recordDir} ${colors.dim(`(run ${stream.runId})`)}`,
-      );
-      terminal.line(
-        `${terminal.label('inspect')}${inspectorRunUrl(`http://127.0.0.1:${DEFAULT_PORT}`, stream.runId)} ${colors.dim(`(after: pnpm inspect -- --data ${recordDir})`)}`,
-      );
-    }
+    await recording?.finish(terminal, stream.runId);
     return output.stop_reason === 'final' ? 0 : 1;
   } finally {
     process.off('SIGINT', onInterrupt);

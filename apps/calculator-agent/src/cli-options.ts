@@ -7,6 +7,7 @@ import {
   modelChoiceFromFlags,
   PROVIDER_NAMES,
   parseFlags,
+  RECORD_FLAG,
 } from '@mtpx/example-kit';
 
 /** Everything the command line can set. */
@@ -60,7 +61,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       json: { type: 'boolean' },
       'no-eager': { type: 'boolean' },
       'tool-latency': { type: 'string' },
-      record: { type: 'string' },
+      ...RECORD_FLAG,
       ...COMMON_FLAGS,
     },
   });

@@ -43,7 +43,7 @@ export function timelineSvg(
       s(
         'text',
         { class: 'row-label', x: 8, y: mid + 4 },
-        row.label.length > 32 ? `${row.label.slice(0, 31)}…` : row.label,
+        row.label.length > 27 ? `${row.label.slice(0, 26)}…` : row.label,
       ),
       row.startedDuringStream
         ? s(
