@@ -10,7 +10,7 @@ import { VERSION } from './version';
 const HELP = `mtpx-inspector: see recorded MTPX runs
 
 Usage:
-  mtpx-inspector serve [--data DIR] [--port N] [--host 127.0.0.1] [--mpl-proxy URL]
+  mtpx-inspector serve [--data DIR] [--port N] [--host 127.0.0.1] [--mpl-proxy URL | --mpl-data DIR]
   mtpx-inspector replay RUN_ID [--data DIR] [--color]
   mtpx-inspector --help | --version
 
@@ -19,6 +19,7 @@ Usage:
   --host ADDRESS    the address to bind (default 127.0.0.1; another exposes your runs)
   --mpl-proxy URL   an MPL proxy whose provenance chains the Inspector may show
                     (its bearer token, if any, from MPL_PROXY_TOKEN)
+  --mpl-data DIR    or a proxy's data folder (its provenance.db; needs better-sqlite3)
   --color           colour the replay (default: when stdout is a terminal)
 
 Record runs with recordRuns() from @mtpx/inspector, or: pnpm demo -- --record DIR`;
@@ -37,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
       port: { type: 'string' },
       host: { type: 'string' },
       'mpl-proxy': { type: 'string' },
+      'mpl-data': { type: 'string' },
       color: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
       version: { type: 'boolean', short: 'v' },
@@ -75,6 +77,10 @@ async function main(argv: string[]): Promise<number> {
       usage(`--port must be 0–65535, not ${String(values.port)}.`);
     const host = typeof values.host === 'string' ? values.host : '127.0.0.1';
     const proxy = values['mpl-proxy'];
+    const proxyData = values['mpl-data'];
+    if (proxy !== undefined && proxyData !== undefined)
+      usage('Pass --mpl-proxy or --mpl-data, not both.');
+    const base = process.env.INIT_CWD ?? process.cwd();
     const inspector = await serveInspector({
       dataDir,
       port,
@@ -87,6 +93,7 @@ async function main(argv: string[]): Promise<number> {
             },
           }
         : {}),
+      ...(typeof proxyData === 'string' ? { mplProxy: { dataDir: resolve(base, proxyData) } } : {}),
     });
     process.stdout.write(`MTPX Inspector on ${inspector.url}  (runs from ${dataDir})\n`);
     const stop = () => void inspector.close().then(() => process.exit(0));

@@ -17,7 +17,7 @@ export interface ServeInspectorOptions {
   port?: number;
   /** Default `127.0.0.1`. Another address exposes your runs to that network. */
   host?: string;
-  /** An MPL proxy whose provenance chains the Inspector may show (`/provenance`). */
+  /** Where the Inspector reads MPL provenance chains (`/provenance`): a proxy's URL or its data folder. */
   mplProxy?: ProvenanceSource;
 }
 
@@ -155,7 +155,7 @@ export async function serveInspector(options: ServeInspectorOptions): Promise<In
           response,
           404,
           'provenance_not_configured',
-          'Start the Inspector with --mpl-proxy URL to show provenance chains.',
+          'Start the Inspector with --mpl-proxy URL or --mpl-data DIR to show provenance chains.',
         );
       const planId = url.searchParams.get('planId') ?? '';
       if (planId === '' || planId.length > 200)

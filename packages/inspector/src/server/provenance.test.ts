@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { linkEntry, type ProvenanceEntry, semanticHash } from '@mtpx/mpl';
 import type { JsonValue } from '@mtpx/protocol';
+import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InspectorServer, serveInspector } from '../index';
 
@@ -97,6 +98,42 @@ describe('GET /api/provenance', () => {
     expect(body.valid).toBe(false);
     expect(body.links.map((link) => link.verified)).toEqual([true, false, true]);
     expect(body.links[1]?.problems.join(' ')).toContain('does not hash to its sem_hash');
+  });
+
+  it('a proxy data folder, read directly (provenance.db)', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'mtpx-inspector-mpl-data-'));
+    const database = new Database(join(folder, 'provenance.db'));
+    // The columns the MPL proxy's SQLite store writes (packages/mpl-proxy).
+    database.exec(
+      'CREATE TABLE provenance_entries (id INTEGER PRIMARY KEY, plan_key TEXT NOT NULL, seq INTEGER NOT NULL, plan_id TEXT, stype TEXT NOT NULL, method TEXT, invocation_id TEXT, sem_hash TEXT NOT NULL, parent_hash TEXT, entry_hash TEXT NOT NULL, timestamp TEXT NOT NULL, qom_profile TEXT NOT NULL, qom_passed INTEGER NOT NULL, payload TEXT NOT NULL)',
+    );
+    const insert = database.prepare(
+      'INSERT INTO provenance_entries (plan_key, plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, payload) VALUES (@plan_key, @plan_id, @seq, @stype, @method, @invocation_id, @sem_hash, @parent_hash, @entry_hash, @timestamp, @qom_profile, @qom_passed, @payload)',
+    );
+    for (const entry of chain())
+      insert.run({
+        ...entry,
+        plan_key: 'plan_1',
+        qom_passed: entry.qom_passed ? 1 : 0,
+        payload: JSON.stringify(entry.payload),
+      });
+    database.close();
+    const fromFolder = await serveInspector({ dataDir, port: 0, mplProxy: { dataDir: folder } });
+    try {
+      const body = (await (
+        await fetch(`${fromFolder.url}/api/provenance?planId=plan_1`)
+      ).json()) as {
+        valid: boolean;
+        links: Array<{ verified: boolean }>;
+      };
+      expect(body.valid).toBe(true);
+      expect(body.links.map((link) => link.verified)).toEqual([true, true, true]);
+      const missing = await fetch(`${fromFolder.url}/api/provenance?planId=nope`);
+      expect(missing.status).toBe(404);
+    } finally {
+      await fromFolder.close();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 
   it('an unknown plan is a 404 with the error shape', async () => {

@@ -1,11 +1,12 @@
 import { type ProvenanceEntry, verifyChain } from '@mtpx/mpl';
 import { safeParseJson } from '@mtpx/protocol';
+import { readFolderChain } from './provenance-folder';
 
-/** Where provenance chains come from: an MPL proxy's base URL (and its bearer token, if it has one). */
-export interface ProvenanceSource {
-  url: string;
-  token?: string;
-}
+/**
+ * Where provenance chains come from: a running MPL proxy's base URL (and its bearer
+ * token, if it has one), or a proxy's data folder (its `provenance.db`).
+ */
+export type ProvenanceSource = { url: string; token?: string } | { dataDir: string };
 
 /** One link of a chain as the Inspector shows it, with its own verdict. */
 export interface ProvenanceLink {
@@ -24,6 +25,12 @@ export async function readProvenance(
   source: ProvenanceSource,
   planId: string,
 ): Promise<{ status: number; body: unknown }> {
+  if ('dataDir' in source) {
+    const read = await readFolderChain(source.dataDir, planId);
+    if (!read.ok)
+      return { status: read.status, body: { error: { code: read.code, message: read.message } } };
+    return verified(planId, read.entries);
+  }
   const url = new URL('provenance', source.url.endsWith('/') ? source.url : `${source.url}/`);
   url.searchParams.set('planId', planId);
   url.searchParams.set('payloads', 'true');
@@ -56,7 +63,10 @@ export async function readProvenance(
       },
     };
   }
-  const chain = ((parsed.value as { chain?: unknown }).chain ?? []) as ProvenanceEntry[];
+  return verified(planId, ((parsed.value as { chain?: unknown }).chain ?? []) as ProvenanceEntry[]);
+}
+
+function verified(planId: string, chain: ProvenanceEntry[]): { status: number; body: unknown } {
   const verdict = verifyChain(chain);
   const links: ProvenanceLink[] = chain.map((entry, index) => {
     const problems = verdict.problems

@@ -36,7 +36,7 @@ export async function provenancePage(
       h(
         'p',
         { class: 'muted' },
-        'Enter a plan id. The Inspector reads chains from the MPL proxy given with --mpl-proxy URL and verifies every link again here.',
+        'Enter a plan id. The Inspector reads chains from the MPL proxy given with --mpl-proxy URL (or its data folder, --mpl-data DIR) and verifies every link again here.',
       ),
     );
     return () => {};
