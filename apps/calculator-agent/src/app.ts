@@ -1,12 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
 import { type AgentEvent, createAgent } from '@mtpx/agent';
-import { createModelProvider, shouldColor, Terminal } from '@mtpx/example-kit';
+import { createModelProvider, shouldColor, startRecording, Terminal } from '@mtpx/example-kit';
+import { TimelineView } from '@mtpx/inspector';
 import type { Provider } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { TerminalApprover } from './approval';
 import type { CliOptions } from './cli-options';
 import { INSTRUCTIONS, QUESTION, scriptedTurns } from './scenario';
-import { TimelineView } from './timeline';
 import { agentTools, createWorkspace } from './workspace';
 
 /** Where the app reads and writes. */
@@ -51,6 +51,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
   const { colors } = terminal;
   const workspace = await createWorkspace();
   const approver = options.ask ? new TerminalApprover(terminal, io.stdin, people) : undefined;
+  const recording = startRecording(options.record);
   const stop = new AbortController();
   const onInterrupt = () => stop.abort(new Error('interrupted'));
   process.once('SIGINT', onInterrupt);
@@ -60,6 +61,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
       tools: agentTools(workspace.root, options.toolLatencyMs),
       instructions: INSTRUCTIONS,
       eagerDispatch: options.eager,
+      ...(recording ? { onEvent: recording.recorder } : {}),
       ...(approver
         ? { policy: { defaults: { write: 'ask', destructive: 'ask' } }, approve: approver.approve }
         : {}),
@@ -89,6 +91,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
       else timeline.handle(event);
     }
     const output = await stream.result;
+    await recording?.finish(terminal, stream.runId);
     return output.stop_reason === 'final' ? 0 : 1;
   } finally {
     process.off('SIGINT', onInterrupt);

@@ -1,8 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
 import { LineReader, type Terminal } from '@mtpx/example-kit';
 import type { ApproveHandler } from '@mtpx/executor';
+import { formatCall } from '@mtpx/inspector';
 import type { JsonValue } from '@mtpx/protocol';
-import { formatCall } from './format';
 
 /**
  * Asks the person at the terminal before a write or destructive tool runs (`--ask`).

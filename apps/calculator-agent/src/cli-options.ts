@@ -7,6 +7,7 @@ import {
   modelChoiceFromFlags,
   PROVIDER_NAMES,
   parseFlags,
+  RECORD_FLAG,
 } from '@mtpx/example-kit';
 
 /** Everything the command line can set. */
@@ -23,6 +24,8 @@ export interface CliOptions {
   eager: boolean;
   /** Extra milliseconds every tool takes; default 150 offline, 0 with a real model. */
   toolLatencyMs: number;
+  /** Record the run into this data folder, for `mtpx-inspector`. */
+  record?: string;
   color?: boolean;
   help: boolean;
 }
@@ -40,6 +43,7 @@ Usage: pnpm demo [-- options]        (or: pnpm --filter calculator-agent start [
   --json                 print the agent's events as JSON lines instead of the timeline
   --no-eager             start tool calls only after the model's stream has ended, to compare
   --tool-latency MS      extra milliseconds per tool call (default 150 offline, 0 with --provider)
+  --record DIR           record the run into DIR and print its Inspector link (pnpm inspect)
   --color, --no-color    force colour on or off (default: on in a terminal)
   -h, --help             this text
 
@@ -57,6 +61,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       json: { type: 'boolean' },
       'no-eager': { type: 'boolean' },
       'tool-latency': { type: 'string' },
+      ...RECORD_FLAG,
       ...COMMON_FLAGS,
     },
   });
@@ -80,6 +85,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
         'A question of your own needs a real model (--provider …): the offline script answers the seed’s question.',
       );
     options.question = question;
+  }
+
+  if (values.record !== undefined) {
+    if (values.record === '') throw new CliError('--record needs a folder: --record DIR.');
+    options.record = values.record;
   }
 
   const latency = values['tool-latency'];

@@ -1,6 +1,9 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AgentEvent } from '@mtpx/agent';
 import { type AppProcessOptions, type AppRun, runAppProcess } from '@mtpx/example-kit/testing';
+import { listRuns, readRun } from '@mtpx/inspector';
 import { safeParseJson } from '@mtpx/protocol';
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
@@ -80,6 +83,26 @@ describe.concurrent('calculator-agent (smoke)', () => {
     const firstStart = stream.findIndex((event) => event.type === 'call-started');
     const lastReady = stream.findLastIndex((event) => event.type === 'tool-call-ready');
     expect(firstStart).toBeGreaterThan(lastReady);
+  });
+
+  it('--record DIR records the run for the Inspector and prints its link', async ({
+    onTestFinished,
+  }) => {
+    const dir = await mkdtemp(join(tmpdir(), 'calculator-agent-record-'));
+    onTestFinished(() => rm(dir, { recursive: true, force: true }));
+    const { code, stdout } = await runApp(['--record', dir]);
+    expect(code).toBe(0);
+    const link = /^inspect +http:\/\/127\.0\.0\.1:\d+\/runs\/(run_\S+) /m.exec(stdout);
+    expect(link).not.toBeNull();
+    const runs = await listRuns(dir);
+    expect(runs).toEqual([
+      expect.objectContaining({ runId: link?.[1], status: 'finished', rounds: 2, calls: 6 }),
+    ]);
+    const run = await readRun(dir, link?.[1] as string);
+    expect(run.view.rounds[0]?.calls.map((call) => call.id)).toEqual(
+      TOOL_ROUND.toolCalls?.map((call) => call.id),
+    );
+    expect(run.view.finalText).toContain('= 31.');
   });
 
   it('--ask asks before the write; yes runs it, flagged approved', async () => {

@@ -12,4 +12,5 @@ export {
   type ProviderName,
 } from './model-choice';
 export { type RunMainOptions, runMain } from './run-main';
+export { RECORD_FLAG, type RunRecording, startRecording } from './run-recording';
 export { type Colors, shorten, shouldColor, Terminal } from './terminal';

@@ -6,6 +6,7 @@ import {
   LineReader,
   type ModelProvider,
   shouldColor,
+  startRecording,
   Terminal,
 } from '@mtpx/example-kit';
 import { mcpTools } from '@mtpx/mcp';
@@ -100,14 +101,17 @@ async function run(
     const input = request(name, options.party);
     terminal.line(`${terminal.label('user')}${colors.bold(input)}`);
 
+    const recording = startRecording(options.record);
     const agent = createAgent({
       provider: model?.provider ?? offlineProvider(name, options.party),
       tools,
       instructions: INSTRUCTIONS,
+      ...(recording ? { onEvent: recording.recorder } : {}),
     });
     const stream = agent.stream(input, { signal: stop.signal });
     for await (const event of stream) view.agent(event);
     const output = await stream.result;
+    await recording?.finish(terminal, stream.runId);
     const completed =
       output.stop_reason === 'final' &&
       output.tool_results.length > 0 &&

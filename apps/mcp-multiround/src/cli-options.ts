@@ -8,6 +8,7 @@ import {
   modelChoiceFromFlags,
   PROVIDER_NAMES,
   parseFlags,
+  RECORD_FLAG,
 } from '@mtpx/example-kit';
 import type { McpClientEra } from '@mtpx/mcp';
 import type { ServerChoice } from './mcp-connection';
@@ -25,6 +26,8 @@ export interface CliOptions {
   /** A real model for the client agent; the offline script when absent. */
   model?: ModelChoice;
   color?: boolean;
+  /** Record the run into this data folder, for `mtpx-inspector`. */
+  record?: string;
   help: boolean;
 }
 
@@ -44,6 +47,7 @@ Usage: pnpm --filter mcp-multiround start [-- options]
   --server URL         a running server instead (pnpm --filter mcp-multiround server -- --http)
   --provider NAME      a real model for the agent: ${PROVIDER_NAMES.join(', ')}
   --model ID, --base-url URL
+  --record DIR         record the run into DIR and print its Inspector link (pnpm inspect)
   --color, --no-color  force colour on or off (default: on in a terminal)
   -h, --help           this text
 
@@ -62,6 +66,7 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       transport: { type: 'string' },
       server: { type: 'string' },
       ...MODEL_FLAGS,
+      ...RECORD_FLAG,
       ...COMMON_FLAGS,
     },
   });
@@ -107,6 +112,10 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   } else options.server = { transport };
   const color = colorFlag(values);
   if (color !== undefined) options.color = color;
+  if (values.record !== undefined) {
+    if (values.record === '') throw new CliError('--record needs a folder: --record DIR.');
+    options.record = values.record;
+  }
   const model = modelChoiceFromFlags(values, 'the agent');
   if (model !== undefined) options.model = model;
   return options;

@@ -219,3 +219,44 @@ describe('event consumers', () => {
     await expect(stream.result).rejects.toMatchObject({ code: 'script_exhausted' });
   });
 });
+
+describe('agent-wide onEvent', () => {
+  it('sees every event of every run, before the run’s own handler', async () => {
+    const seen: string[] = [];
+    const agent = createAgent({
+      provider: scriptedProvider([seedTurn(), finalTurn, seedTurn(), finalTurn]),
+      tools: [calculatorToolkit()],
+      onEvent: (event) => seen.push(`agent:${event.runId}:${event.type}`),
+    });
+    await agent.run(seedQuestion, {
+      runId: 'run_a',
+      onEvent: (event) => seen.push(`run:${event.runId}:${event.type}`),
+    });
+    const { events } = await collect(agent.stream(seedQuestion, { runId: 'run_b' }));
+    expect(seen.slice(0, 2)).toEqual(['agent:run_a:run-started', 'run:run_a:run-started']);
+    const forB = seen.filter((line) => line.startsWith('agent:run_b:'));
+    expect(forB).toEqual(events.map((event) => `agent:run_b:${event.type}`));
+    expect(seen).toContain('agent:run_a:call-finished');
+  });
+
+  it('a throwing agent-wide handler changes nothing, and the run’s handler still gets every event', async () => {
+    const runTypes: string[] = [];
+    const agent = createAgent({
+      provider: scriptedProvider([seedTurn(), finalTurn]),
+      tools: [calculatorToolkit()],
+      onEvent: () => {
+        throw new Error('recorder bug');
+      },
+    });
+    const output = await agent.run(seedQuestion, { onEvent: (event) => runTypes.push(event.type) });
+    expect(output.final_text).toBe('15 + (4 × (18 − 6)) / 3 = 31.');
+    expect(runTypes[0]).toBe('run-started');
+    expect(runTypes.at(-1)).toBe('run-finished');
+  });
+
+  it('refuses an onEvent that is not a function', () => {
+    expect(() =>
+      createAgent({ provider, tools: [], onEvent: 'log' as unknown as () => void }),
+    ).toThrow(/onEvent must be a function/);
+  });
+});

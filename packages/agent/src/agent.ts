@@ -56,6 +56,12 @@ export interface AgentOptions extends AgentExecutorOptions {
   eagerDispatch?: EagerDispatchOption;
   /** A name for logs, events and `asTool`. */
   name?: string;
+  /**
+   * Receives every event of every run of this agent, before the run's own `onEvent`: one
+   * line instruments all runs (a recorder, tracing). A handler that throws is ignored and
+   * never changes a run; keep it cheap — it runs on the run's path (buffer, then write).
+   */
+  onEvent?: AgentEventHandler;
 }
 
 /** Options of one run. */
@@ -158,6 +164,7 @@ export function createAgent(options: AgentOptions): Agent {
   const referenceSchemas = options.referenceSchemas ?? true;
   const eagerDispatch = eagerDispatchMode(options.eagerDispatch ?? 'safe');
   const name = options.name;
+  const agentHandler = checkHandler(options.onEvent);
 
   const offered = new WeakMap<ToolSpec, ToolSpec>();
   const toolSpecs = async (): Promise<ToolSpec[]> => {
@@ -233,7 +240,7 @@ export function createAgent(options: AgentOptions): Agent {
       signal,
       sessionId: runOptions.sessionId,
       userId: runOptions.userId,
-      onEvent,
+      onEvent: withAgentHandler(agentHandler, onEvent),
     });
     return { runId, result: inSessionOrder(runOptions.sessionId, () => run.execute()) };
   };
@@ -278,6 +285,31 @@ export function createAgent(options: AgentOptions): Agent {
     asTool: (toolOptions = {}) => agentAsTool(agent, toolOptions),
   };
   return agent;
+}
+
+function checkHandler(handler: unknown): AgentEventHandler | undefined {
+  if (handler === undefined || typeof handler === 'function')
+    return handler as AgentEventHandler | undefined;
+  throw invalidOption(`onEvent must be a function, got ${typeof handler}.`);
+}
+
+/**
+ * The agent-wide handler first, then the run's own; a throw from the agent-wide one is
+ * swallowed here so the run's handler still gets the event.
+ */
+function withAgentHandler(
+  agentHandler: AgentEventHandler | undefined,
+  runHandler: AgentEventHandler | undefined,
+): AgentEventHandler | undefined {
+  if (agentHandler === undefined) return runHandler;
+  return (event) => {
+    try {
+      agentHandler(event);
+    } catch {
+      // An observer's failure must not change the run.
+    }
+    runHandler?.(event);
+  };
 }
 
 function checkProvider(provider: unknown): Provider {

@@ -1,8 +1,8 @@
 import type { AgentEvent } from '@mtpx/agent';
-import { shorten, type Terminal } from '@mtpx/example-kit';
 import type { JsonValue, ToolResult } from '@mtpx/protocol';
 import { formatCall, formatMs, formatValue, referencedIds } from './format';
 import { drawGantt, type GanttRow } from './gantt';
+import { shorten, type TimelineOutput } from './terminal-output';
 
 interface CallRecord {
   id: string;
@@ -37,13 +37,13 @@ export interface TimelineOptions {
  * Ends with the answer and the usage.
  */
 export class TimelineView {
-  readonly #terminal: Terminal;
+  readonly #terminal: TimelineOutput;
   readonly #options: TimelineOptions;
   #round: RoundRecord | undefined;
   #callCount = 0;
   #toolRounds = 0;
 
-  constructor(terminal: Terminal, options: TimelineOptions) {
+  constructor(terminal: TimelineOutput, options: TimelineOptions) {
     this.#terminal = terminal;
     this.#options = options;
   }

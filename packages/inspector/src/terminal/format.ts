@@ -1,5 +1,5 @@
-import { shorten } from '@mtpx/example-kit';
 import type { JsonValue } from '@mtpx/protocol';
+import { shorten } from './terminal-output';
 
 function isObject(value: unknown): value is Record<string, JsonValue> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

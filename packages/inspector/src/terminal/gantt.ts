@@ -1,4 +1,4 @@
-import type { Colors } from '@mtpx/example-kit';
+import type { Colors } from './terminal-output';
 
 /** One row of a round's chart: the model's answer, or one tool call. */
 export interface GanttRow {

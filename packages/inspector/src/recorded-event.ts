@@ -1,0 +1,25 @@
+/**
+ * One event as the record keeps it: any event of the agent, the executor, MCP or a later
+ * version, with `type` always there and the rest as JSON. Errors are kept as
+ * `{ name, message, code? }`.
+ */
+export interface RecordedEvent {
+  type: string;
+  /** Milliseconds since the run started (the run's own clock). */
+  at?: number;
+  runId?: string;
+  [key: string]: unknown;
+}
+
+/** The first line of a run's file: what the record is and when it began. */
+export interface RunRecordHeader {
+  $record: 'mtpx-run';
+  /** The record format's version (1). */
+  version: 1;
+  runId: string;
+  /** Wall-clock time of the run's `at = 0`, ISO 8601. */
+  startedAt: string;
+}
+
+/** The record format's version this package writes. */
+export const RECORD_VERSION = 1;

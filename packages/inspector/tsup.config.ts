@@ -1,0 +1,24 @@
+import { defineConfig } from 'tsup';
+import { packageTsupEntry } from '../../tsup.shared.ts';
+
+// Two builds: the Node entry points, and the web app bundled for the browser into
+// dist/web (served by `mtpx-inspector serve`; no CDN, works offline). The Node build's
+// clean leaves dist/web alone.
+export default defineConfig([
+  packageTsupEntry(import.meta.dirname, {
+    entry: ['src/index.ts', 'src/cli.ts'],
+    clean: ['!web/**'],
+  }),
+  {
+    entry: { app: 'src/web/main.ts' },
+    outDir: 'dist/web',
+    format: ['iife'],
+    platform: 'browser',
+    target: 'es2022',
+    minify: true,
+    sourcemap: true,
+    dts: false,
+    clean: true,
+    outExtension: () => ({ js: '.js' }),
+  },
+]);
