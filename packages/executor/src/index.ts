@@ -1,3 +1,4 @@
+export { type ArgumentCheck, ArgumentValidator } from './argument-validator';
 export {
   defineTool,
   type InferToolArgs,
@@ -39,6 +40,7 @@ export {
   type Executor,
   type ExecutorOptions,
 } from './executor';
+export { idempotencyKeyOf } from './idempotency-key';
 export type { Scheduling } from './plan-intake';
 export {
   type CachedResult,
