@@ -84,15 +84,24 @@ const picture = defineTool({
   execute: () => toolOutput({ content: 'a dot', images: [{ url: 'https://example.com/dot.png' }] }),
 });
 
+const stuck = defineTool({
+  name: 'calc.stuck',
+  description: 'Never answers unless aborted; its time limit applies on the worker.',
+  input_schema: { type: 'object' },
+  timeout_ms: 50,
+  execute: (_args, { signal }) =>
+    new Promise((resolve) => signal.addEventListener('abort', () => resolve('too late'))),
+});
+
 let worker: ToolWorker;
 const queueClient = new Queue(queue, { connection: redisOptions, prefix });
 const queueEvents = new QueueEvents(queue, { connection: redisOptions, prefix });
-const remote = createRemoteTools({ ...location, tools: [add, fail, slow, picture] });
+const remote = createRemoteTools({ ...location, tools: [add, fail, slow, picture, stuck] });
 
 beforeAll(async () => {
   worker = await startToolWorker({
     ...location,
-    tools: [add, fail, slow, picture],
+    tools: [add, fail, slow, picture, stuck],
     concurrency: 1,
   });
   await Promise.all([remote.ready(), queueEvents.waitUntilReady()]);
@@ -167,6 +176,16 @@ describe('remote tools', () => {
     // The orchestrator checks the JSON Schema before anything is enqueued.
     expect(invalid).toMatchObject({ success: false, error_code: 'invalid_arguments' });
     expect(runsByCall.has('call_i')).toBe(false);
+  });
+
+  it("apply a tool's time limit on the worker, per attempt", async () => {
+    const executor = createExecutor({ tools: remote.tools });
+    const [result] = await executor.executeToolCalls(
+      [{ id: 'call_t', name: 'calc.stuck', arguments: {} }],
+      { runId: 'run_timeout' },
+    );
+    expect(result).toMatchObject({ success: false, error_code: 'timeout' });
+    expect(result?.error).toContain('50 ms');
   });
 
   it('retry with BullMQ alone: attempts count on the worker, the executor does not stack its own', async () => {

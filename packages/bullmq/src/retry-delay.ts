@@ -1,17 +1,27 @@
 import type { RetryBackoff } from '@mtpx/executor';
+import { MtpxError } from '@mtpx/protocol';
+
+const markerName = 'mtpx.error.RetryableCallError';
+const marker = Symbol.for(markerName);
 
 /**
- * Thrown to BullMQ for a retryable failure with attempts left, so BullMQ retries the job
- * (on whichever worker is free) after {@link retryDelayOf}'s wait.
+ * Thrown to BullMQ (code `retry_scheduled`) for a retryable failure with attempts left, so
+ * BullMQ retries the job (on whichever worker is free) after {@link retryDelayOf}'s wait.
+ * It never reaches the orchestrator: the last attempt's failure does, as the call's error.
  */
-export class RetryableCallError extends Error {
-  constructor(
-    message: string,
-    /** The tool's own wait before the retry, when it knows one. */
-    readonly retryAfterMs: number | undefined,
-  ) {
-    super(message);
+export class RetryableCallError extends MtpxError<'retry_scheduled'> {
+  protected readonly [marker] = true;
+  /** The tool's own wait before the retry, when it knows one. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, retryAfterMs: number | undefined) {
+    super({ code: 'retry_scheduled', message });
     this.name = 'RetryableCallError';
+    this.retryAfterMs = retryAfterMs;
+  }
+
+  static override isInstance(error: unknown): error is RetryableCallError {
+    return MtpxError.hasMarker(error, markerName);
   }
 }
 
@@ -27,7 +37,7 @@ export function retryDelayOf(
   const factor = backoff.factor ?? 2;
   const max = backoff.maxDelayMs ?? 10_000;
   return (attemptsMade, _type, error) => {
-    if (error instanceof RetryableCallError && error.retryAfterMs !== undefined) {
+    if (RetryableCallError.isInstance(error) && error.retryAfterMs !== undefined) {
       return Math.min(max, Math.max(0, error.retryAfterMs));
     }
     return Math.min(max, initial * factor ** Math.max(0, attemptsMade - 1));
