@@ -32,6 +32,8 @@ export class CallDispatcher {
   readonly #location: ResolvedLocation;
   readonly #keepSeconds: number;
   readonly #waiters = new Map<string, Set<Waiter>>();
+  /** What each waited-for job was enqueued with (to enqueue it again after a cancellation). */
+  readonly #requests = new Map<string, { data: CallJobData; attempts: number }>();
   #started: Promise<{ queue: Queue; events: QueueEvents; client: Redis }> | undefined;
   #closed = false;
 
@@ -78,26 +80,38 @@ export class CallDispatcher {
       }
       waiters.add(waiter);
       signal.addEventListener('abort', onAbort, { once: true });
-      const keep = { age: this.#keepSeconds };
-      queue
-        .add(data.tool, data, {
-          jobId,
-          attempts: options.attempts,
-          backoff: { type: 'mtpx' },
-          removeOnComplete: keep,
-          removeOnFail: keep,
-        })
-        .catch((error: unknown) => this.#settle(jobId, (each) => each.reject(error)));
+      this.#requests.set(jobId, { data, attempts: options.attempts });
+      this.#enqueue(queue, jobId);
     });
+  }
+
+  #enqueue(queue: Queue, jobId: string): void {
+    const request = this.#requests.get(jobId);
+    if (request === undefined) return;
+    const keep = { age: this.#keepSeconds };
+    queue
+      .add(request.data.tool, request.data, {
+        jobId,
+        attempts: request.attempts,
+        backoff: { type: 'mtpx' },
+        removeOnComplete: keep,
+        removeOnFail: keep,
+      })
+      .catch((error: unknown) => this.#settle(jobId, (each) => each.reject(error)));
   }
 
   /**
    * Cancels a job: marks it cancelled (a worker that picks it up later skips it), removes
-   * it if it is still waiting, and otherwise tells the workers to abort it.
+   * it if it is still waiting, and otherwise tells the workers to abort it. A cancelled
+   * call is not an answered one: dispatching it again (a resumed run) runs it afresh.
    */
   async cancel(jobId: string): Promise<void> {
     const { queue, client } = await this.#start();
-    await client.set(this.#location.cancelledKey(jobId), '1', 'EX', this.#keepSeconds);
+    const job = await Job.fromId(queue, jobId);
+    if (job === undefined) return;
+    // The mark names the job's creation time: a later job with the same id is not cancelled.
+    const mark = String(job.timestamp);
+    await client.set(this.#location.cancelledKey(jobId), mark, 'EX', this.#keepSeconds);
     const removed = await queue.remove(jobId).catch(() => 0);
     if (removed !== 1) await client.publish(this.#location.cancelChannel, jobId);
   }
@@ -147,8 +161,9 @@ export class CallDispatcher {
     events.on('completed', ({ jobId, returnvalue }) => {
       this.#answer(jobId, returnvalue);
     });
-    events.on('failed', ({ jobId, failedReason }) => {
-      this.#fail(jobId, failedReason);
+    // A failure may be a cancellation by an earlier run, which is no answer: look closer.
+    events.on('failed', ({ jobId }) => {
+      this.#recheck(jobId);
     });
     events.on('progress', ({ jobId, data }) => {
       const progress = toProgress(data);
@@ -167,12 +182,20 @@ export class CallDispatcher {
   #recheck(jobId: string): void {
     if (!this.#waiters.has(jobId)) return;
     this.#start()
-      .then(async ({ queue }) => {
+      .then(async ({ queue, client }) => {
         const job = await Job.fromId(queue, jobId);
-        if (job === undefined) return;
+        if (job === undefined) return this.#enqueue(queue, jobId); // removed meanwhile
         const state = await job.getState();
-        if (state === 'completed') this.#answer(jobId, job.returnvalue);
-        else if (state === 'failed') this.#fail(jobId, job.failedReason);
+        if (state === 'completed') return this.#answer(jobId, job.returnvalue);
+        if (state !== 'failed') return; // waiting or running: its answer will come
+        const cancelledKey = this.#location.cancelledKey(jobId);
+        if ((await client.get(cancelledKey)) === String(job.timestamp)) {
+          // An earlier run cancelled it: that was no answer, so the call runs again.
+          await job.remove();
+          await client.del(cancelledKey);
+          return this.#enqueue(queue, jobId);
+        }
+        this.#fail(jobId, job.failedReason);
       })
       .catch((error: unknown) => this.#settle(jobId, (waiter) => waiter.reject(error)));
   }
@@ -206,13 +229,17 @@ export class CallDispatcher {
     const waiters = this.#waiters.get(jobId);
     if (waiters === undefined) return;
     this.#waiters.delete(jobId);
+    this.#requests.delete(jobId);
     for (const waiter of waiters) visit(waiter);
   }
 
   #forget(jobId: string, waiter: Waiter): void {
     const waiters = this.#waiters.get(jobId);
     waiters?.delete(waiter);
-    if (waiters?.size === 0) this.#waiters.delete(jobId);
+    if (waiters?.size === 0) {
+      this.#waiters.delete(jobId);
+      this.#requests.delete(jobId);
+    }
   }
 }
 

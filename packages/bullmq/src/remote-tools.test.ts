@@ -64,9 +64,10 @@ const fail = defineTool({
 });
 const slow = defineTool({
   name: 'calc.slow',
-  description: 'Reports progress, then waits until cancelled.',
+  description: 'Reports progress, then waits until cancelled; answers at once when told `again`.',
   input_schema: { type: 'object' },
-  execute: (_args, { call, reportProgress, signal }) => {
+  execute: (args, { call, reportProgress, signal }) => {
+    if (args.again === true) return 'ran again';
     reportProgress({ message: 'working', completed: 1, total: 2 });
     seen.open(call.id);
     return new Promise((resolve) => {
@@ -235,6 +236,17 @@ describe('remote tools', () => {
     await seen.started('aborted:call_s1');
     await removed;
     expect(await queueClient.getJobState(waitingId)).toBe('unknown');
+
+    // A cancelled call has no answer: the same run dispatching both again runs them afresh.
+    expect(await queueClient.getJobState(jobIdOf('run_cancel', 'call_s1'))).toBe('failed');
+    const again = await executor.executeToolCalls(
+      [
+        { id: 'call_s1', name: 'calc.slow', arguments: { again: true } },
+        { id: 'call_s2', name: 'calc.slow', arguments: { other: true, again: true } },
+      ],
+      { runId: 'run_cancel' },
+    );
+    expect(again.map((result) => result.output)).toEqual(['ran again', 'ran again']);
     expect(events).toContainEqual(
       expect.objectContaining({
         type: 'call-progress',

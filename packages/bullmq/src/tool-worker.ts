@@ -17,6 +17,8 @@ import { RetryableCallError, retryDelayOf } from './retry-delay';
 import { type CallJobData, type CallJobResult, parseJobData } from './wire';
 import { runAttempt } from './worker-call';
 
+const cancelledMessage = 'The run cancelled this call.';
+
 /** Options of {@link startToolWorker}. */
 export interface ToolWorkerOptions extends QueueLocation {
   /** The tools (and toolkits) this worker runs: ordinary `defineTool` definitions. */
@@ -98,8 +100,8 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
     }
     // A call taken up again (after a stall or a retry) may have been cancelled meanwhile.
     if (job.attemptsStarted > 1 && job.id !== undefined) {
-      if ((await client.exists(location.cancelledKey(job.id))) === 1) {
-        throw new UnrecoverableError('The run cancelled this call.');
+      if ((await client.get(location.cancelledKey(job.id))) === String(job.timestamp)) {
+        throw new UnrecoverableError(cancelledMessage);
       }
     }
     const tool = registry.get(data.tool) ?? (await registry.resolve(data.tool));
@@ -119,6 +121,8 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
         job.updateProgress(progress).catch(() => {}); // progress is advisory
       },
     });
+    // A cancelled call fails its job: it has no answer, and a later dispatch runs it afresh.
+    if (signal?.aborted) throw new UnrecoverableError(cancelledMessage);
     if (outcome.retryable && attempt < (job.opts.attempts ?? 1)) {
       throw new RetryableCallError(outcome.result.message, outcome.retryAfterMs);
     }
