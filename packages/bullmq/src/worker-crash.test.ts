@@ -17,9 +17,11 @@ const queue = 'crash';
 const redis = new Redis(redisOptions);
 let workers: ChildProcess[] = [];
 
+// Starting four tsx processes is most of this file's time; on a loaded CI machine it may
+// take a while (the limit only catches a hang).
 beforeAll(async () => {
   workers = await startWorkerProcesses(4, prefix, queue);
-});
+}, 120_000);
 
 afterAll(async () => {
   await stopWorkerProcesses(workers);
