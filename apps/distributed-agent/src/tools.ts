@@ -16,6 +16,13 @@ export function wordsOf(url: string): number {
   return 100 + sum;
 }
 
+/** SET NX the call's mark; only if that set it, append the entry (atomically, in Redis). */
+const recordOnce = `if redis.call('SET', KEYS[1], '1', 'NX') then
+  redis.call('RPUSH', KEYS[2], ARGV[1])
+  return 1
+end
+return 0`;
+
 /**
  * The app's tools, defined once: the orchestrator uses their specs, the workers run them.
  * `pages.fetch` is the heavy one (it holds its worker for `latencyMs`); `ledger.record` is
@@ -48,9 +55,16 @@ export function appTools(redis: Redis, location: AppLocation, latencyMs: number)
     risk_level: 'write',
     execute: async ({ entry, words }, { idempotencyKey, reportProgress }) => {
       reportProgress({ message: 'recording', data: { worker: process.pid } });
-      const fresh = await redis.set(ledgerKey(location, idempotencyKey), '1', 'NX');
-      if (fresh === 'OK') await redis.rpush(ledgerListKey(location), `${entry}: ${words} words`);
-      return { recorded: true, firstTime: fresh === 'OK' };
+      // The mark and the entry in one step: a worker killed between two commands would
+      // leave the mark without the entry.
+      const fresh = await redis.eval(
+        recordOnce,
+        2,
+        ledgerKey(location, idempotencyKey),
+        ledgerListKey(location),
+        `${entry}: ${words} words`,
+      );
+      return { recorded: true, firstTime: fresh === 1 };
     },
   });
   return [fetchPage, total, record];

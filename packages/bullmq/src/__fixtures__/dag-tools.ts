@@ -3,10 +3,16 @@ import type { ToolCallInput } from '@mtpx/protocol';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 
+/** SET NX the key; only if that set it, count the effect (atomically, in Redis). */
+const applyOnce = `if redis.call('SET', KEYS[1], ARGV[1], 'NX') then
+  return redis.call('HINCRBY', KEYS[2], ARGV[1], 1)
+end
+return 0`;
+
 /**
  * The side-effect tool of the crash tests, shared by the test and its worker processes:
  * each attempt counts itself (`attempts`), applies its effect once per idempotency key
- * (SET NX — a second attempt of the same call finds it applied), reports progress with
+ * (SET NX and the count in one script — a second attempt of the same call finds it applied), reports progress with
  * its process id, then holds the call for `ms` (so a kill lands mid-call) and answers.
  */
 export function effectTool(redis: Redis, prefix: string) {
@@ -17,9 +23,9 @@ export function effectTool(redis: Redis, prefix: string) {
     risk_level: 'write',
     execute: async ({ step, ms }, { call, idempotencyKey, reportProgress, signal }) => {
       await redis.hincrby(`${prefix}:attempts`, call.id, 1);
-      if ((await redis.set(`${prefix}:effect:${idempotencyKey}`, call.id, 'NX')) === 'OK') {
-        await redis.hincrby(`${prefix}:effects`, call.id, 1);
-      }
+      // The effect and its dedupe mark in one step (a kill between two commands would leave
+      // the mark without the effect).
+      await redis.eval(applyOnce, 2, `${prefix}:effect:${idempotencyKey}`, `${prefix}:effects`, call.id);
       reportProgress({ message: 'effect applied', data: { pid: process.pid } });
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, ms);
