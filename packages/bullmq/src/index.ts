@@ -1,4 +1,3 @@
-export { CallDispatcher, type DispatchOptions } from './call-dispatcher';
 export { RemoteToolError, type RemoteToolErrorCode } from './errors';
 export type { QueueLocation, RedisConnection } from './queue-names';
 export {
