@@ -12,6 +12,14 @@ export interface BenchConfig {
   agents: { timeScale: number; repetitions: number };
   proxy: { durationSeconds: number; connections: number; repetitions: number };
   hashing: { sampleMs: number; repetitions: number };
+  /** Row 7: the DAG size, the worker process counts, calls each process runs at once, the hop chain. */
+  remote: {
+    size: number;
+    workerCounts: number[];
+    concurrency: number;
+    chainLength: number;
+    repetitions: number;
+  };
 }
 
 /** What `pnpm bench` measures: the sizes the issue names, 5 or more repetitions each. */
@@ -27,6 +35,13 @@ export const fullConfig: BenchConfig = {
   agents: { timeScale: 1, repetitions: 5 },
   proxy: { durationSeconds: 10, connections: 10, repetitions: 5 },
   hashing: { sampleMs: 250, repetitions: 7 },
+  remote: {
+    size: 500,
+    workerCounts: [1, 4, 10],
+    concurrency: 16,
+    chainLength: 200,
+    repetitions: 5,
+  },
 };
 
 /**
@@ -45,4 +60,5 @@ export const quickConfig: BenchConfig = {
   agents: { timeScale: 0.05, repetitions: 3 },
   proxy: { durationSeconds: 0.2, connections: 4, repetitions: 3 },
   hashing: { sampleMs: 10, repetitions: 3 },
+  remote: { size: 16, workerCounts: [1, 2], concurrency: 4, chainLength: 10, repetitions: 3 },
 };

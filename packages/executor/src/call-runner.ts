@@ -135,7 +135,7 @@ async function pipeline(run: Run, node: CallNode): Promise<void> {
     if (hit !== undefined) return run.complete(node, cachedResult(node, hit, approval));
   }
 
-  const outcome = await invoke(run, node, tool, check.value, call);
+  const outcome = await invoke(run, node, tool, check.value, call, args);
   if (outcome === undefined || isDone(node)) return; // cancelled meanwhile
   if (outcome.kind === 'timeout')
     return fail(run, node, 'timeout', timeoutMessage(outcome.timeoutMs), approval);
@@ -250,13 +250,15 @@ async function invoke(
   tool: AnyTool,
   args: unknown,
   call: ToolCall,
+  resolvedArgs: JsonObject,
 ): Promise<Outcome | undefined> {
   const attempts = 1 + (tool.retries ?? 0);
   const timeoutMs = tool.timeout_ms ?? run.services.timeoutMs;
   if (attempts === 1 && timeoutMs === undefined) {
     // The common case: one attempt, no timer — no retry loop, no extra promise.
     try {
-      const value = tool.execute(args as never, new CallContext(run, node, call, 1, undefined));
+      const context = new CallContext(run, node, call, 1, undefined, resolvedArgs);
+      const value = tool.execute(args as never, context);
       return { kind: 'ok', value: isPromiseLike(value) ? await value : value };
     } catch (error) {
       return { kind: 'error', error };
@@ -264,7 +266,16 @@ async function invoke(
   }
   for (let attempt = 1; ; attempt++) {
     if (isDone(node)) return undefined; // never start work (or a timer) for a cancelled call
-    const outcome = await attemptOnce(run, node, tool, args, call, attempt, timeoutMs);
+    const outcome = await attemptOnce(
+      run,
+      node,
+      tool,
+      args,
+      call,
+      resolvedArgs,
+      attempt,
+      timeoutMs,
+    );
     if (isDone(node)) return undefined;
     if (outcome.kind !== 'error' || attempt >= attempts) return outcome;
     const { error } = outcome;
@@ -292,6 +303,7 @@ function attemptOnce(
   tool: AnyTool,
   args: unknown,
   call: ToolCall,
+  resolvedArgs: JsonObject,
   attempt: number,
   timeoutMs: number | undefined,
 ): Outcome | Promise<Outcome> {
@@ -300,7 +312,7 @@ function attemptOnce(
     controller = new AbortController();
     node.controller = controller;
   }
-  const context = new CallContext(run, node, call, attempt, controller);
+  const context = new CallContext(run, node, call, attempt, controller, resolvedArgs);
   let value: unknown;
   try {
     value = tool.execute(args as never, context);

@@ -40,6 +40,12 @@ export interface ToolContext {
   readonly attempt: number;
   /** The run's id, when the caller gave one. */
   readonly runId: string | undefined;
+  /**
+   * `idem_` + hex SHA-256 of the canonical JSON of `[runId ?? '', call id, resolved
+   * arguments]`: the same for every attempt, in every process and after a resume, so a
+   * tool with side effects can apply each call once (see {@link idempotencyKeyOf}).
+   */
+  readonly idempotencyKey: string;
   /** Emits a `call-progress` event; cheap and a no-op when nobody listens. */
   reportProgress(progress: ToolProgress): void;
 }

@@ -1,4 +1,5 @@
 export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
+export { type ArgumentCheck, ArgumentValidator } from './argument-validator';
 export {
   defineTool,
   type InferToolArgs,
@@ -40,6 +41,7 @@ export {
   type Executor,
   type ExecutorOptions,
 } from './executor';
+export { idempotencyKeyOf } from './idempotency-key';
 export type { Scheduling } from './plan-intake';
 export {
   type CachedResult,

@@ -1,14 +1,15 @@
-import type { ToolCall } from '@mtpx/protocol';
+import type { JsonObject, ToolCall } from '@mtpx/protocol';
 import { type CallNode, CallState } from './call-node';
 import type { ToolContext, ToolProgress } from './define-tool';
 import type { Run } from './execution-run';
+import { idempotencyKeyOf } from './idempotency-key';
 
 /**
  * The `context` of one attempt. Its signal is the attempt's own: made up front when the
  * attempt has a time limit, otherwise only when the tool first reads `signal` — tools
  * that never look at it cost no AbortController, and no two calls share a signal (so
  * listeners that tools or `fetch` add never pile up on one target). Cancelling the run
- * aborts it through `node.controller`.
+ * aborts it through `node.controller`. The idempotency key, too, is computed on first read.
  */
 export class CallContext implements ToolContext {
   readonly call: ToolCall;
@@ -18,7 +19,9 @@ export class CallContext implements ToolContext {
   readonly reportProgress: (progress: ToolProgress) => void;
   readonly #run: Run;
   readonly #node: CallNode;
+  readonly #resolvedArgs: JsonObject;
   #controller: AbortController | undefined;
+  #idempotencyKey: string | undefined;
 
   constructor(
     run: Run,
@@ -26,14 +29,22 @@ export class CallContext implements ToolContext {
     call: ToolCall,
     attempt: number,
     controller: AbortController | undefined,
+    resolvedArgs: JsonObject,
   ) {
     this.#run = run;
     this.#node = node;
+    this.#resolvedArgs = resolvedArgs;
     this.#controller = controller;
     this.call = call;
     this.attempt = attempt;
     this.runId = run.runId;
     this.reportProgress = (progress) => run.progress(node, progress);
+  }
+
+  /** Hashed on first read only: tools that never look at it cost no SHA-256. */
+  get idempotencyKey(): string {
+    this.#idempotencyKey ??= idempotencyKeyOf(this.runId, this.call.id, this.#resolvedArgs);
+    return this.#idempotencyKey;
   }
 
   get signal(): AbortSignal {

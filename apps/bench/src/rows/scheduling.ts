@@ -16,7 +16,8 @@ import { criticalPathMs, type DagNode, dagToolCalls, randomDag } from './random-
 /** Python MTPX on exactly this generator (level by level), from the issue. */
 const pythonMtpx: Record<number, number> = { 50: 1.62, 500: 1.96 };
 
-const sleepTool = defineTool({
+/** Row 1's tool (row 7 runs it on worker processes). */
+export const sleepTool = defineTool({
   name: 'dag.sleep',
   description: 'Sleeps at least `ms` milliseconds (real timers), then returns them.',
   input_schema: {

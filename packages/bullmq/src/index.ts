@@ -1,0 +1,12 @@
+export { RemoteToolError, type RemoteToolErrorCode } from './errors';
+export type { QueueLocation, RedisConnection } from './queue-names';
+export {
+  createRemoteTools,
+  type RemoteToolSpec,
+  type RemoteTools,
+  type RemoteToolsOptions,
+} from './remote-tools';
+export { RetryableCallError, retryDelayOf } from './retry-delay';
+export { startToolWorker, type ToolWorker, type ToolWorkerOptions } from './tool-worker';
+export { VERSION } from './version';
+export { type CallJobData, type CallJobResult, jobIdOf } from './wire';

@@ -1,0 +1,120 @@
+import {
+  type AnyTool,
+  defineTool,
+  type Tool,
+  ToolExecutionError,
+  type Toolkit,
+} from '@mtpx/executor';
+import { type JsonObject, type ToolSpec, toolOutput } from '@mtpx/protocol';
+import { CallDispatcher } from './call-dispatcher';
+import { invalid, type QueueLocation, resolveLocation } from './queue-names';
+import { jobIdOf } from './wire';
+
+/** A tool the orchestrator knows only by its spec (the implementation lives on the workers). */
+export type RemoteToolSpec = ToolSpec & {
+  /** Retries after a retryable failure, carried out by BullMQ (on any worker). */
+  readonly retries?: number;
+};
+
+/** Options of {@link createRemoteTools}. */
+export interface RemoteToolsOptions extends QueueLocation {
+  /**
+   * The tools whose calls go to the workers: the same `defineTool` definitions the
+   * workers run (only their specs and `retries` are used here), or bare specs.
+   */
+  tools: ReadonlyArray<AnyTool | RemoteToolSpec>;
+  /** How long finished jobs (and cancellation marks) stay in Redis, in seconds. Default 86,400. */
+  keepFinishedSeconds?: number;
+}
+
+/** Remote stand-ins for tools, made by {@link createRemoteTools}. */
+export interface RemoteTools {
+  /** One executor tool per given tool, same name and spec; its `execute` enqueues a job. */
+  readonly tools: readonly AnyTool[];
+  /** The tools as a toolkit named `name` (every tool name must start with `name.`). */
+  toolkit(name: string, description?: string): Toolkit;
+  /** Connects to Redis now (otherwise the first call does). */
+  ready(): Promise<void>;
+  /** Closes the connections; calls still waiting fail with `closed`. */
+  close(): Promise<void>;
+}
+
+/**
+ * Makes remote stand-ins for tools: give them to an executor (or agent) like any tools.
+ * The executor still decides when a call runs (eagerly, the moment its inputs exist); its
+ * `execute` only carries the call — resolved arguments and idempotency key — to a BullMQ
+ * worker ({@link startToolWorker}) and the answer back. One job per call: the job id comes
+ * from the run id and call id, so a call is never enqueued twice. Progress comes back as
+ * `call-progress` events; aborting the run removes waiting jobs and signals running ones.
+ * Retries are BullMQ's (the tool's `retries`), never stacked with the executor's.
+ *
+ * @example
+ * ```ts
+ * const remote = createRemoteTools({ connection: { host: '127.0.0.1', port: 6379 }, tools: [search] });
+ * const executor = createExecutor({ tools: remote.tools });
+ * await executor.executeToolCalls(calls, { runId: 'run_1' });
+ * await remote.close();
+ * ```
+ */
+export function createRemoteTools(options: RemoteToolsOptions): RemoteTools {
+  const location = resolveLocation(options);
+  const keepSeconds = options.keepFinishedSeconds ?? 86_400;
+  if (!(Number.isInteger(keepSeconds) && keepSeconds > 0)) {
+    throw invalid(`keepFinishedSeconds must be a positive integer, got ${String(keepSeconds)}.`);
+  }
+  if (!Array.isArray(options.tools) || options.tools.length === 0) {
+    throw invalid('`tools` must list at least one tool (or tool spec).');
+  }
+  const dispatcher = new CallDispatcher(location, keepSeconds);
+  const tools = options.tools.map((tool) => remoteTool(tool, dispatcher));
+  return {
+    tools,
+    toolkit: (name, description) => ({
+      name,
+      ...(description === undefined ? {} : { description }),
+      load: () => tools,
+    }),
+    ready: () => dispatcher.ready(),
+    close: () => dispatcher.close(),
+  };
+}
+
+function remoteTool(spec: AnyTool | RemoteToolSpec, dispatcher: CallDispatcher): AnyTool {
+  const retries = spec.retries ?? 0;
+  if (!(Number.isInteger(retries) && retries >= 0)) {
+    throw invalid(`Tool "${spec.name}": retries must be a non-negative integer.`);
+  }
+  // The JSON Schema only (no zod schema): the orchestrator checks the arguments and sends
+  // them as JSON; the worker parses them with the tool's own schema.
+  const tool: Tool<JsonObject> = defineTool({
+    name: spec.name,
+    description: spec.description,
+    input_schema: spec.input_schema,
+    ...(spec.risk_level === undefined ? {} : { risk_level: spec.risk_level }),
+    ...(spec.tags === undefined ? {} : { tags: spec.tags }),
+    ...(spec.cost_hint === undefined ? {} : { cost_hint: spec.cost_hint }),
+    ...(spec.side_effects === undefined ? {} : { side_effects: spec.side_effects }),
+    ...(spec.cache_ttl_seconds === undefined ? {} : { cache_ttl_seconds: spec.cache_ttl_seconds }),
+    execute: async (args, context) => {
+      const result = await dispatcher.dispatch(
+        jobIdOf(context.runId, context.call.id),
+        {
+          tool: spec.name,
+          callId: context.call.id,
+          runId: context.runId ?? null,
+          args,
+          idempotencyKey: context.idempotencyKey,
+        },
+        {
+          attempts: 1 + retries,
+          signal: context.signal,
+          onProgress: (progress) => context.reportProgress(progress),
+        },
+      );
+      if (!result.ok) throw new ToolExecutionError({ code: result.code, message: result.message });
+      if (result.media === undefined) return result.content;
+      return toolOutput({ content: result.content as never, ...result.media });
+    },
+  });
+  return tool as AnyTool;
+}

@@ -1,0 +1,154 @@
+import {
+  type AnyTool,
+  ArgumentValidator,
+  type RetryBackoff,
+  type Toolkit,
+  ToolRegistry,
+} from '@mtpx/executor';
+import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import {
+  bullConnection,
+  invalid,
+  ownClient,
+  type QueueLocation,
+  resolveLocation,
+} from './queue-names';
+import { RetryableCallError, retryDelayOf } from './retry-delay';
+import { type CallJobData, type CallJobResult, parseJobData } from './wire';
+import { runAttempt } from './worker-call';
+
+const cancelledMessage = 'The run cancelled this call.';
+
+/** Options of {@link startToolWorker}. */
+export interface ToolWorkerOptions extends QueueLocation {
+  /** The tools (and toolkits) this worker runs: ordinary `defineTool` definitions. */
+  tools: ReadonlyArray<AnyTool | Toolkit>;
+  /** Calls this process runs at once. Default 8. */
+  concurrency?: number;
+  /**
+   * How long a call's lock lives without renewal, in milliseconds (BullMQ's `lockDuration`;
+   * a live worker renews it every half of it). When a worker dies mid-call, another
+   * worker takes the call up again once the lock has expired and its next stall check
+   * runs — within about 1.5 × this. Default 30,000; tests use 1,000 or so. Too low for a
+   * loaded machine, and a call whose worker is merely slow runs twice (its first answer
+   * is then refused, so it still has one result).
+   */
+  stallTimeoutMs?: number;
+  /** How often a call may be taken up again after its worker died, before it fails. Default 2. */
+  maxStalls?: number;
+  /** Waits between retries of retryable failures (the tool's `retries`). */
+  retryBackoff?: RetryBackoff;
+  /** Receives the worker's infrastructure errors (lost connection, lost lock). Default: `console.error`. */
+  onError?: (error: Error) => void;
+}
+
+/** A running worker, made by {@link startToolWorker}. */
+export interface ToolWorker {
+  /** The BullMQ worker underneath (for its events and metrics). */
+  readonly worker: Worker<CallJobData, CallJobResult>;
+  /** Stops taking calls, waits for the running ones, and disconnects. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a worker that runs the calls remote tools ({@link createRemoteTools}) enqueue, in
+ * this process: start as many processes, on as many machines, as you like. Each call runs
+ * its tool as the in-process executor would (arguments parsed by the tool's schema, its
+ * `timeout_ms`, progress reports carried back), with the orchestrator's
+ * `context.idempotencyKey`; `context.attempt` counts BullMQ's attempts. A cancelled call's
+ * `signal` aborts. Resolves once it is connected and listening for cancellations.
+ *
+ * @example
+ * ```ts
+ * const worker = await startToolWorker({ connection: { host: '127.0.0.1', port: 6379 }, tools: [search], concurrency: 8 });
+ * process.on('SIGTERM', () => void worker.close());
+ * ```
+ */
+export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolWorker> {
+  const location = resolveLocation(options);
+  const concurrency = options.concurrency ?? 8;
+  const stallTimeoutMs = options.stallTimeoutMs ?? 30_000;
+  const maxStalls = options.maxStalls ?? 2;
+  if (!(Number.isInteger(concurrency) && concurrency >= 1)) {
+    throw invalid(`concurrency must be a positive integer, got ${String(concurrency)}.`);
+  }
+  if (!(Number.isInteger(stallTimeoutMs) && stallTimeoutMs >= 200)) {
+    throw invalid(
+      `stallTimeoutMs must be an integer of at least 200, got ${String(stallTimeoutMs)}.`,
+    );
+  }
+  if (!(Number.isInteger(maxStalls) && maxStalls >= 1)) {
+    throw invalid(`maxStalls must be a positive integer, got ${String(maxStalls)}.`);
+  }
+  const registry = new ToolRegistry(options.tools);
+  const validator = new ArgumentValidator();
+  const client = ownClient(location.connection);
+  const subscriber = ownClient(location.connection);
+  const onError =
+    options.onError ?? ((error: Error) => console.error('[@mtpx/bullmq worker]', error));
+
+  const processor = async (
+    job: Job<CallJobData, CallJobResult>,
+    _token?: string,
+    signal?: AbortSignal,
+  ): Promise<CallJobResult> => {
+    let data: CallJobData;
+    try {
+      data = parseJobData(job.data);
+    } catch (error) {
+      throw new UnrecoverableError((error as Error).message);
+    }
+    // A call taken up again (after a stall or a retry) may have been cancelled meanwhile.
+    if (job.attemptsStarted > 1 && job.id !== undefined) {
+      if ((await client.get(location.cancelledKey(job.id))) === String(job.timestamp)) {
+        throw new UnrecoverableError(cancelledMessage);
+      }
+    }
+    const tool = registry.get(data.tool) ?? (await registry.resolve(data.tool));
+    if (tool === undefined) {
+      const message = `No worker tool is named "${data.tool}"; this worker runs: ${registry
+        .list()
+        .map((spec) => spec.name)
+        .join(', ')}.`;
+      return { ok: false, code: 'unknown_tool', message };
+    }
+    const attempt = job.attemptsMade + 1;
+    const outcome = await runAttempt(tool, data, {
+      attempt,
+      signal: signal ?? new AbortController().signal,
+      validator,
+      reportProgress: (progress) => {
+        job.updateProgress(progress).catch(() => {}); // progress is advisory
+      },
+    });
+    // A cancelled call fails its job: it has no answer, and a later dispatch runs it afresh.
+    if (signal?.aborted) throw new UnrecoverableError(cancelledMessage);
+    if (outcome.retryable && attempt < (job.opts.attempts ?? 1)) {
+      throw new RetryableCallError(outcome.result.message, outcome.retryAfterMs);
+    }
+    return outcome.result;
+  };
+
+  const worker = new Worker<CallJobData, CallJobResult>(location.queue, processor, {
+    connection: bullConnection(location),
+    prefix: location.prefix,
+    concurrency,
+    lockDuration: stallTimeoutMs,
+    stalledInterval: Math.max(100, Math.floor(stallTimeoutMs / 2)),
+    maxStalledCount: maxStalls,
+    settings: { backoffStrategy: retryDelayOf(options.retryBackoff) },
+  });
+  worker.on('error', onError);
+  subscriber.on('message', (channel: string, jobId: string) => {
+    if (channel === location.cancelChannel) worker.cancelJob(jobId, 'cancelled by the run');
+  });
+  await subscriber.subscribe(location.cancelChannel);
+  await worker.waitUntilReady();
+  return {
+    worker,
+    close: async () => {
+      await worker.close();
+      await Promise.allSettled([subscriber.quit(), client.quit()]);
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import {
+  type AnyTool,
+  type ArgumentValidator,
+  type ToolContext,
+  ToolExecutionError,
+  type ToolProgress,
+} from '@mtpx/executor';
+import { isToolOutput, type MediaLists, type ToolCall } from '@mtpx/protocol';
+import type { CallJobData, CallJobResult } from './wire';
+
+/** What one attempt of a call on a worker came to. */
+export type AttemptOutcome =
+  | { result: CallJobResult; retryable: false }
+  | { result: CallJobResult & { ok: false }; retryable: true; retryAfterMs: number | undefined };
+
+/** What the worker gives one attempt. */
+export interface AttemptOptions {
+  /** 1 on the first try; BullMQ's `attemptsMade + 1` after that. */
+  attempt: number;
+  /** Aborted when the run cancels the call (BullMQ's per-job signal). */
+  signal: AbortSignal;
+  /** Checks arguments as the in-process executor does. */
+  validator: ArgumentValidator;
+  /** Sends a progress report back to the orchestrator. */
+  reportProgress(progress: ToolProgress): void;
+}
+
+const mediaKeys = ['images', 'videos', 'audios', 'files'] as const;
+
+/**
+ * Runs one attempt of a call as the in-process executor would: parse the arguments with
+ * the tool's schema, call `execute` with a context carrying the orchestrator's
+ * idempotency key, honour the tool's `timeout_ms`, and turn the outcome into an answer.
+ * Never throws for the tool's failure.
+ */
+export async function runAttempt(
+  tool: AnyTool,
+  data: CallJobData,
+  options: AttemptOptions,
+): Promise<AttemptOutcome> {
+  const check = options.validator.check(tool, data.args);
+  if (!check.ok) {
+    const code = check.schemaError ? 'tool_error' : 'invalid_arguments';
+    return { result: { ok: false, code, message: check.message }, retryable: false };
+  }
+  const controller = new AbortController();
+  const abort = () => controller.abort(options.signal.reason);
+  if (options.signal.aborted) abort();
+  else options.signal.addEventListener('abort', abort, { once: true });
+  const call: ToolCall = { id: data.callId, name: data.tool, arguments: data.args, depends_on: [] };
+  const context: ToolContext = {
+    signal: controller.signal,
+    call,
+    attempt: options.attempt,
+    runId: data.runId ?? undefined,
+    idempotencyKey: data.idempotencyKey,
+    reportProgress: options.reportProgress,
+  };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const settled = Promise.resolve()
+      .then(() => tool.execute(check.value as never, context))
+      .then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error }),
+      );
+    const stops: Promise<{ stopped: 'timeout' | 'cancelled' }>[] = [
+      new Promise((resolve) =>
+        controller.signal.addEventListener('abort', () => resolve({ stopped: 'cancelled' }), {
+          once: true,
+        }),
+      ),
+    ];
+    const limit = tool.timeout_ms;
+    if (limit !== undefined) {
+      stops.push(
+        new Promise((resolve) => {
+          timer = setTimeout(() => {
+            resolve({ stopped: 'timeout' });
+            controller.abort(new DOMException(`Timed out after ${limit} ms`, 'TimeoutError'));
+          }, limit);
+        }),
+      );
+    }
+    const outcome = await Promise.race([settled, ...stops]);
+    if ('stopped' in outcome) {
+      const message =
+        outcome.stopped === 'timeout'
+          ? `The call did not finish within its time limit of ${limit} ms and was abandoned.`
+          : 'The run cancelled this call while it ran on a worker.';
+      const code = outcome.stopped === 'timeout' ? 'timeout' : 'cancelled';
+      return { result: { ok: false, code, message }, retryable: false };
+    }
+    if ('error' in outcome) return failure(outcome.error);
+    return { result: success(outcome.value), retryable: false };
+  } finally {
+    clearTimeout(timer);
+    options.signal.removeEventListener('abort', abort);
+  }
+}
+
+function success(value: unknown): CallJobResult {
+  if (!isToolOutput(value)) return { ok: true, content: value === undefined ? null : value };
+  let media: MediaLists | undefined;
+  for (const key of mediaKeys) {
+    const list = value[key];
+    if (list !== undefined && list.length > 0) media = { ...media, [key]: list };
+  }
+  const content = value.content ?? null;
+  return media === undefined ? { ok: true, content } : { ok: true, content, media };
+}
+
+function failure(error: unknown): AttemptOutcome {
+  if (ToolExecutionError.isInstance(error)) {
+    const result = { ok: false as const, code: error.errorCode, message: error.message };
+    if (error.retryable) return { result, retryable: true, retryAfterMs: error.retryAfterMs };
+    return { result, retryable: false };
+  }
+  return { result: { ok: false, code: 'tool_error', message: messageOf(error) }, retryable: false };
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  if (typeof error === 'string') return error;
+  return `the tool threw ${String(error)}`;
+}
