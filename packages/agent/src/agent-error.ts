@@ -9,6 +9,8 @@ export type AgentErrorCode =
   | 'invalid_option'
   /** A session was read (or deleted) with a `userId` other than its owner's. */
   | 'session_access_denied'
+  /** A session was saved by someone else since it was read (its version moved on). */
+  | 'session_conflict'
   /** A stored session is not valid JSON or not a session. */
   | 'invalid_session'
   /** A session store could not read or write. */

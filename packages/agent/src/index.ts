@@ -41,6 +41,7 @@ export { REFERENCE_SCHEMA, schemaWithReferences, specWithReferences } from './re
 export { addUsage, type RunOutput, type StopReason } from './run-output';
 export {
   checkSessionOwner,
+  checkSessionVersion,
   type RunRecord,
   RunRecordSchema,
   type Session,

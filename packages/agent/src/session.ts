@@ -63,6 +63,8 @@ export const SessionSchema = z.object({
   user_id: z.string().nullable(),
   messages: z.array(StoredMessageSchema),
   runs: z.array(RunRecordSchema),
+  /** The number of successful saves so far (absent = 0, i.e. never stored). */
+  version: z.number().int().nonnegative().optional(),
   created_at: z.iso.datetime({ offset: true }),
   updated_at: z.iso.datetime({ offset: true }),
 });
@@ -87,7 +89,13 @@ export interface SessionAccess {
 export interface SessionStore {
   /** The session, or `undefined` when none has this id. */
   get(sessionId: string, access?: SessionAccess): Promise<Session | undefined>;
-  /** Creates or replaces the whole session. */
+  /**
+   * Creates or replaces the whole session, compare-and-swap: writes only if the stored
+   * copy's version equals `session.version ?? 0` (no stored copy when that is 0), storing
+   * the session with `version + 1`; otherwise rejects with `session_conflict` (and with
+   * `session_access_denied` when the stored copy has another owner). Use
+   * {@link checkSessionVersion}.
+   */
   save(session: Session): Promise<void>;
   /** Deletes the session; false when there was none. */
   delete(sessionId: string, access?: SessionAccess): Promise<boolean>;
@@ -103,6 +111,31 @@ export function checkSessionOwner(session: Session, access: SessionAccess | unde
       userId === null
         ? `Session "${session.session_id}" belongs to a user; give that user's id to read it.`
         : `Session "${session.session_id}" belongs to another user; user "${userId}" may not read it.`,
+  });
+}
+
+/**
+ * The rule every {@link SessionStore.save} applies before it writes: throws
+ * `session_access_denied` when `stored` belongs to another user than `session`, and
+ * `session_conflict` unless `stored`'s version is `session.version ?? 0` (no stored copy
+ * when that is 0) — someone else saved the session since it was read.
+ */
+export function checkSessionVersion(stored: Session | undefined, session: Session): void {
+  if (stored !== undefined && stored.user_id !== session.user_id) {
+    throw new AgentError({
+      code: 'session_access_denied',
+      message: `Session "${session.session_id}" belongs to another user; it may not be overwritten.`,
+    });
+  }
+  const expected = session.version ?? 0;
+  const found = stored === undefined ? 0 : (stored.version ?? 0);
+  if (found === expected) return;
+  throw new AgentError({
+    code: 'session_conflict',
+    message:
+      stored === undefined
+        ? `Session "${session.session_id}" was deleted since it was read (version ${expected}); read it again before saving.`
+        : `Session "${session.session_id}" was saved by someone else since it was read (stored version ${found}, this copy ${expected}); read it again before saving.`,
   });
 }
 
