@@ -11,7 +11,10 @@ import {
   toolMessageFromResult,
 } from '@mtpx/protocol';
 import type { AgentEvent, AgentEventHandler } from './agent-events';
+import { journaledExecutor } from './journaled-executor';
 import { CallBudget, RoundCalls } from './round-calls';
+import type { JournaledCall, JournaledRun, RunJournal } from './run-journal';
+import { RunJournalRecorder, type RunProgress } from './run-journal-recorder';
 import { addUsage, emptyUsage, type RunOutput, type StopReason } from './run-output';
 import { newSession, type RunRecord, type Session, type SessionStore } from './session';
 import { type PartialTurn, streamTurn } from './streamed-turn';
@@ -32,6 +35,8 @@ export interface RunSettings {
   eagerDispatch: boolean;
   sessionStore: SessionStore;
   agentName: string | undefined;
+  /** Where the run is journaled so that it can be resumed, if anywhere. */
+  journal: RunJournal | undefined;
 }
 
 /** One run's request. */
@@ -42,6 +47,8 @@ export interface RunRequest {
   sessionId: string | undefined;
   userId: string | undefined;
   onEvent: AgentEventHandler | undefined;
+  /** The run's journal entry and finished calls, when this is `agent.resume`. */
+  resumed?: { run: JournaledRun; calls: JournaledCall[] };
 }
 
 /**
@@ -66,6 +73,9 @@ export class AgentRun {
   #session: Session | undefined;
   #saveAttempted = false;
   #failedRoundResults: ToolResult[] = [];
+  #journal: RunJournalRecorder | undefined;
+  /** A resumed run's last model turn, whose calls run (or are answered) first. */
+  #resumedTurn: AssistantMessage | undefined;
 
   constructor(settings: RunSettings, request: RunRequest) {
     this.#settings = settings;
@@ -109,11 +119,18 @@ export class AgentRun {
       eagerDispatch: streaming && eagerDispatch,
       ...(sessionId === undefined ? {} : { sessionId }),
       ...(userId === undefined ? {} : { userId }),
+      ...(this.#request.resumed === undefined ? {} : { resumed: true }),
     });
     let output: RunOutput;
     try {
-      await this.#loadSession();
-      this.#messages.push({ role: 'user', content: input });
+      const resumed = this.#request.resumed;
+      if (resumed === undefined) {
+        await this.#loadSession();
+        this.#messages.push({ role: 'user', content: input });
+      } else {
+        this.#restore(resumed.run);
+      }
+      await this.#startJournal();
       const tools = await this.#settings.toolSpecs();
       const stopReason = await this.#loop(tools);
       output = this.#output(stopReason);
@@ -139,9 +156,13 @@ export class AgentRun {
   }
 
   async #loop(tools: ToolSpec[]): Promise<StopReason> {
-    const { provider, executor, systemPrompt, streaming, maxRounds } = this.#settings;
+    const { provider, systemPrompt, streaming, maxRounds } = this.#settings;
     const { signal, runId } = this.#request;
-    const budget = new CallBudget(this.#settings.toolCallLimit);
+    const executor =
+      this.#journal === undefined
+        ? this.#settings.executor
+        : journaledExecutor(this.#settings.executor, this.#journal);
+    const budget = new CallBudget(this.#settings.toolCallLimit, this.#toolResults.length);
     const toolNames = tools.map((tool) => tool.name);
     for (;;) {
       if (signal.aborted) return 'cancelled';
@@ -173,17 +194,24 @@ export class AgentRun {
       const partial: PartialTurn = { text: '' };
       const request = { messages, tools, signal };
       let turn: ProviderTurn;
+      const resumedTurn = this.#resumedTurn;
+      this.#resumedTurn = undefined;
       try {
-        turn = streaming
-          ? await streamTurn(provider, request, {
-              calls,
-              partial,
-              runId,
-              round,
-              emit: this.#emit,
-              now: this.#now,
-            })
-          : await provider.generate(request);
+        turn = resumedTurn
+          ? {
+              message: resumedTurn,
+              finishReason: resumedTurn.tool_calls?.length ? 'tool_calls' : 'stop',
+            }
+          : streaming
+            ? await streamTurn(provider, request, {
+                calls,
+                partial,
+                runId,
+                round,
+                emit: this.#emit,
+                now: this.#now,
+              })
+            : await provider.generate(request);
       } catch (error) {
         const results = await calls.abort(error);
         this.#recordBrokenTurn(partial.text, calls.readyCalls(), results);
@@ -196,6 +224,7 @@ export class AgentRun {
       const message = turn.message;
       this.#messages.push(message);
       this.#finalText = message.content ?? '';
+      await this.#journal?.turnTaken(this.#progress());
       const toolCalls = message.tool_calls ?? [];
       const results = toolCalls.length > 0 ? await calls.finish(toolCalls) : [];
       this.#recordResults(results);
@@ -274,6 +303,10 @@ export class AgentRun {
     const session = stored ?? newSession(sessionId, userId);
     this.#session = session;
     this.#messages.push(...session.messages);
+    this.#rememberSessionResults(session);
+  }
+
+  #rememberSessionResults(session: Session): void {
     for (const run of session.runs) {
       for (const result of run.tool_results) {
         if (result.call_id !== '') this.#history.set(result.call_id, result);
@@ -281,10 +314,99 @@ export class AgentRun {
     }
   }
 
+  /** A resumed run picks up where its journal left it: after its last model turn. */
+  #restore(run: JournaledRun): void {
+    this.#startedIso = run.started_at;
+    this.#session = run.session;
+    if (run.session !== undefined) this.#rememberSessionResults(run.session);
+    const messages = [...run.messages] as Message[];
+    const last = messages.at(-1);
+    this.#rounds = run.rounds;
+    if (last?.role === 'assistant') {
+      messages.pop();
+      this.#resumedTurn = last;
+      this.#rounds = run.rounds - 1;
+    }
+    this.#messages.push(...messages);
+    this.#usage = run.usage;
+    this.#finalText = run.final_text;
+    for (const result of run.tool_results) {
+      this.#toolResults.push(result);
+      if (result.call_id !== '' && !this.#history.has(result.call_id)) {
+        this.#history.set(result.call_id, result);
+      }
+    }
+  }
+
+  /** Journals a new run, or claims a resumed one (a second process resuming it then loses). */
+  async #startJournal(): Promise<void> {
+    const { journal } = this.#settings;
+    if (journal === undefined) return;
+    const resumed = this.#request.resumed;
+    if (resumed !== undefined) {
+      this.#journal = new RunJournalRecorder(journal, resumed.run, resumed.calls);
+      await this.#journal.save({});
+      return;
+    }
+    const { runId, input, sessionId, userId } = this.#request;
+    const { streaming, eagerDispatch, maxRounds, toolCallLimit } = this.#settings;
+    const now = new Date().toISOString();
+    this.#journal = new RunJournalRecorder(journal, {
+      run_id: runId,
+      status: 'running',
+      input,
+      ...(sessionId === undefined ? {} : { session_id: sessionId }),
+      ...(userId === undefined ? {} : { user_id: userId }),
+      ...(this.#session === undefined ? {} : { session: this.#session }),
+      settings: {
+        streaming,
+        eager_dispatch: eagerDispatch,
+        max_rounds: maxRounds,
+        tool_call_limit: Number.isFinite(toolCallLimit) ? toolCallLimit : null,
+      },
+      ...this.#progress(),
+      started_at: this.#startedIso,
+      updated_at: now,
+    });
+    await this.#journal.save({});
+  }
+
+  #progress(): RunProgress {
+    return {
+      messages: [...this.#messages],
+      rounds: this.#rounds,
+      usage: this.#usage,
+      tool_results: [...this.#toolResults],
+      final_text: this.#finalText,
+    };
+  }
+
   async #saveSession(stopReason: StopReason | undefined, error?: unknown): Promise<void> {
     const session = this.#session;
-    if (session === undefined) return;
+    if (session === undefined) {
+      await this.#endJournal(this.#runRecord(stopReason, error), error);
+      return;
+    }
     this.#saveAttempted = true;
+    const record = this.#runRecord(stopReason, error);
+    await this.#endJournal(record, error);
+    await this.#settings.sessionStore.save({
+      ...session,
+      messages: [...this.#messages],
+      runs: [...session.runs, record],
+      updated_at: record.finished_at,
+    });
+  }
+
+  /** The journal learns the run ended before the session does: a crash between the two is resumed as ended. */
+  async #endJournal(record: RunRecord, error: unknown): Promise<void> {
+    const ended = this.#journal?.ended(this.#progress(), record);
+    // A failed run keeps its own error; the journal's is secondary.
+    if (error === undefined) await ended;
+    else await ended?.catch(() => {});
+  }
+
+  #runRecord(stopReason: StopReason | undefined, error: unknown): RunRecord {
     const finishedAt = new Date().toISOString();
     const record: RunRecord = {
       run_id: this.#request.runId,
@@ -300,12 +422,7 @@ export class AgentRun {
     };
     if (stopReason !== undefined) record.stop_reason = stopReason;
     if (error !== undefined) record.error = errorMessage(error);
-    await this.#settings.sessionStore.save({
-      ...session,
-      messages: [...this.#messages],
-      runs: [...session.runs, record],
-      updated_at: finishedAt,
-    });
+    return record;
   }
 
   async #fail(error: unknown): Promise<void> {

@@ -14,7 +14,9 @@ import { type AgentToolInput, type AgentToolOptions, agentAsTool } from './agent
 import { InMemorySessionStore } from './in-memory-session-store';
 import { REFERENCE_INSTRUCTIONS } from './instructions';
 import { specWithReferences } from './reference-schema';
+import type { RunJournal } from './run-journal';
 import type { RunOutput } from './run-output';
+import { type AgentResumeOptions, loadResumableRun } from './run-resume';
 import { checkSessionId, type SessionStore } from './session';
 
 /** The executor options an agent passes on when it makes its own executor. */
@@ -52,6 +54,12 @@ export interface AgentOptions extends AgentExecutorOptions {
   eagerDispatch?: boolean;
   /** A name for logs, events and `asTool`. */
   name?: string;
+  /**
+   * Journal every run here — its state after each model turn, each call's result as it
+   * finishes — so that `resume(runId)` can finish a run whose process died, without
+   * running a finished call again. Default: no journal.
+   */
+  journal?: RunJournal;
 }
 
 /** Options of one run. */
@@ -104,6 +112,14 @@ export interface Agent {
   stream(input: string, options?: AgentRunOptions): AgentStream;
   /** This agent as a tool another agent (or any executor) can call. */
   asTool(options?: AgentToolOptions): Tool<AgentToolInput>;
+  /**
+   * Finishes a journaled run whose process stopped (needs `journal`): the calls it had
+   * finished are answered from the journal, the others run (with the same ids, so the
+   * same idempotency keys), and the loop goes on from its last model turn. A run that had
+   * ended resolves with its output at once; a failed or unknown one rejects with
+   * `run_not_resumable`, and one another process resumed first with `run_journal_conflict`.
+   */
+  resume(runId: string, options?: AgentResumeOptions): Promise<RunOutput>;
 }
 
 const executorOptionKeys = [
@@ -153,6 +169,7 @@ export function createAgent(options: AgentOptions): Agent {
   const referenceSchemas = options.referenceSchemas ?? true;
   const eagerDispatch = options.eagerDispatch ?? true;
   const name = options.name;
+  const journal = options.journal;
 
   const offered = new WeakMap<ToolSpec, ToolSpec>();
   const toolSpecs = async (): Promise<ToolSpec[]> => {
@@ -218,6 +235,7 @@ export function createAgent(options: AgentOptions): Agent {
       eagerDispatch: runOptions.eagerDispatch ?? eagerDispatch,
       sessionStore,
       agentName: name,
+      journal,
     };
     const run = new AgentRun(settings, {
       runId,
@@ -268,6 +286,42 @@ export function createAgent(options: AgentOptions): Agent {
       };
     },
     asTool: (toolOptions = {}) => agentAsTool(agent, toolOptions),
+    resume: async (runId, resumeOptions = {}) => {
+      if (journal === undefined) {
+        throw invalidOption('resume needs a journal: createAgent({ …, journal }).');
+      }
+      if (typeof runId !== 'string' || runId === '') {
+        throw invalidOption(`resume needs a run id (a non-empty string), got ${String(runId)}.`);
+      }
+      const resumable = await loadResumableRun(journal, sessionStore, runId);
+      if ('output' in resumable) return resumable.output;
+      const { run: journaled } = resumable;
+      const run = new AgentRun(
+        {
+          provider,
+          executor,
+          systemPrompt,
+          toolSpecs,
+          maxRounds: journaled.settings.max_rounds,
+          toolCallLimit: journaled.settings.tool_call_limit ?? Number.POSITIVE_INFINITY,
+          streaming: journaled.settings.streaming,
+          eagerDispatch: journaled.settings.eager_dispatch,
+          sessionStore,
+          agentName: name,
+          journal,
+        },
+        {
+          runId,
+          input: journaled.input,
+          signal: resumeOptions.signal ?? new AbortController().signal,
+          sessionId: journaled.session_id,
+          userId: journaled.user_id,
+          onEvent: resumeOptions.onEvent,
+          resumed: resumable,
+        },
+      );
+      return inSessionOrder(journaled.session_id, () => run.execute());
+    },
   };
   return agent;
 }

@@ -30,6 +30,7 @@ export {
   type DelegateAgent,
 } from './agent-tool';
 export { type AliasedCall, ResponseAliases } from './call-aliases';
+export { InMemoryRunJournal } from './in-memory-run-journal';
 export { InMemorySessionStore } from './in-memory-session-store';
 export { REFERENCE_INSTRUCTIONS } from './instructions';
 export {
@@ -38,7 +39,19 @@ export {
   type SessionFileSystem,
 } from './json-file-session-store';
 export { REFERENCE_SCHEMA, schemaWithReferences, specWithReferences } from './reference-schema';
+export {
+  checkJournalVersion,
+  type JournaledCall,
+  JournaledCallSchema,
+  type JournaledRun,
+  JournaledRunSchema,
+  journalArgumentsHash,
+  parseJournaledCall,
+  parseJournaledRun,
+  type RunJournal,
+} from './run-journal';
 export { addUsage, type RunOutput, type StopReason } from './run-output';
+export type { AgentResumeOptions } from './run-resume';
 export {
   checkSessionOwner,
   checkSessionVersion,
