@@ -8,5 +8,6 @@ export type {
   PostgresQueryResult,
 } from './postgres-connection';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './postgres-error';
+export { PostgresRunJournal } from './postgres-run-journal';
 export { PostgresSessionStore } from './postgres-session-store';
 export { VERSION } from './version';
