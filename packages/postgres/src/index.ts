@@ -8,6 +8,10 @@ export type {
   PostgresQueryResult,
 } from './postgres-connection';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './postgres-error';
+export {
+  PostgresProvenanceStore,
+  type PostgresProvenanceStoreOptions,
+} from './postgres-provenance-store';
 export { PostgresRunJournal } from './postgres-run-journal';
 export { PostgresSessionStore } from './postgres-session-store';
 export { VERSION } from './version';
