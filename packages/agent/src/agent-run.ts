@@ -439,7 +439,12 @@ export class AgentRun {
       toolResults: this.#failedRoundResults,
       durationMs: at,
     });
-    if (this.#saveAttempted) return;
+    // A run that lost its journal entry to another process leaves the session to that one.
+    if (
+      this.#saveAttempted ||
+      (MtpxError.isInstance(error) && error.code === 'run_journal_conflict')
+    )
+      return;
     // Keep what happened (calls may have run) in the session; the run's own error wins.
     await this.#saveSession(undefined, error).catch(() => {});
   }

@@ -1,5 +1,5 @@
 import { defineTool } from '@mtpx/executor';
-import type { ProviderRequest } from '@mtpx/protocol';
+import type { Provider, ProviderRequest } from '@mtpx/protocol';
 import { type ScriptedTurn, scriptedProvider } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
 import {
@@ -191,5 +191,51 @@ describe('run journal and resume', () => {
     });
     expect(await journal.get('run_4')).toMatchObject({ status: 'failed' });
     await expect(agent.resume('run_4')).rejects.toMatchObject({ code: 'run_not_resumable' });
+  });
+});
+
+describe('run journal and resume, streamed', () => {
+  it('a streamed run that died before its model turn was complete asks the model again, and calls it repeats are not run again', async () => {
+    const journal = new WatchedJournal();
+    const firstEffects = new Map<string, number>();
+    const scripted = scriptedProvider(script);
+    // The first process dies while the model is still writing: the stream never finishes.
+    const dying: Provider = {
+      ...scripted,
+      generate: scripted.generate,
+      async *stream(request) {
+        for await (const event of scripted.stream(request)) {
+          if (event.type === 'finish') {
+            const { signal } = request;
+            await new Promise((_resolve, reject) =>
+              signal?.addEventListener('abort', () => reject(signal.reason), { once: true }),
+            );
+          }
+          yield event;
+        }
+      },
+    };
+    const abandoned = new AbortController();
+    const firstRun = createAgent({
+      provider: dying,
+      tools: tools(firstEffects, new Promise(() => {})),
+      journal,
+    })
+      .stream('Book it.', { runId: 'run_s', signal: abandoned.signal })
+      .result.catch((error: unknown) => error);
+    await journal.recordedAll(['call_a', 'call_b']);
+    expect(await journal.get('run_s')).toMatchObject({ rounds: 0, status: 'running' });
+
+    const secondEffects = new Map<string, number>();
+    const resumed = await createAgent({
+      provider: scriptedProvider(script),
+      tools: tools(secondEffects, open),
+      journal,
+    }).resume('run_s');
+    expect(resumed.final_text).toBe('Booked: 10, 20, 11, 110.');
+    expect(Object.fromEntries(firstEffects)).toEqual({ call_a: 1, call_b: 1 });
+    expect(Object.fromEntries(secondEffects)).toEqual({ call_c: 1, call_d: 1 });
+    abandoned.abort();
+    expect(await firstRun).toMatchObject({ code: 'run_journal_conflict' });
   });
 });
