@@ -16,6 +16,8 @@ import { CallBudget, RoundCalls } from './round-calls';
 import type { JournaledCall, JournaledRun, RunJournal } from './run-journal';
 import { RunJournalRecorder, type RunProgress } from './run-journal-recorder';
 import { addUsage, emptyUsage, type RunOutput, type StopReason } from './run-output';
+import { errorMessage, runRecord } from './run-record';
+import { resumePoint } from './run-resume';
 import { newSession, type RunRecord, type Session, type SessionStore } from './session';
 import { type PartialTurn, streamTurn } from './streamed-turn';
 
@@ -224,7 +226,13 @@ export class AgentRun {
       const message = turn.message;
       this.#messages.push(message);
       this.#finalText = message.content ?? '';
-      await this.#journal?.turnTaken(this.#progress());
+      try {
+        await this.#journal?.turnTaken(this.#progress());
+      } catch (error) {
+        // Without its turn journaled the round cannot go on: its calls are cancelled.
+        this.#failedRoundResults = await calls.abort(error);
+        throw error;
+      }
       const toolCalls = message.tool_calls ?? [];
       const results = toolCalls.length > 0 ? await calls.finish(toolCalls) : [];
       this.#recordResults(results);
@@ -252,10 +260,14 @@ export class AgentRun {
   #recordResults(results: readonly ToolResult[]): void {
     for (const result of results) {
       this.#messages.push(toolMessageFromResult(result));
-      this.#toolResults.push(result);
-      if (result.call_id !== '' && !this.#history.has(result.call_id)) {
-        this.#history.set(result.call_id, result);
-      }
+      this.#remember(result);
+    }
+  }
+
+  #remember(result: ToolResult): void {
+    this.#toolResults.push(result);
+    if (result.call_id !== '' && !this.#history.has(result.call_id)) {
+      this.#history.set(result.call_id, result);
     }
   }
 
@@ -319,23 +331,13 @@ export class AgentRun {
     this.#startedIso = run.started_at;
     this.#session = run.session;
     if (run.session !== undefined) this.#rememberSessionResults(run.session);
-    const messages = [...run.messages] as Message[];
-    const last = messages.at(-1);
-    this.#rounds = run.rounds;
-    if (last?.role === 'assistant') {
-      messages.pop();
-      this.#resumedTurn = last;
-      this.#rounds = run.rounds - 1;
-    }
-    this.#messages.push(...messages);
+    const point = resumePoint(run);
+    this.#rounds = point.rounds;
+    this.#resumedTurn = point.resumedTurn;
+    this.#messages.push(...point.messages);
     this.#usage = run.usage;
     this.#finalText = run.final_text;
-    for (const result of run.tool_results) {
-      this.#toolResults.push(result);
-      if (result.call_id !== '' && !this.#history.has(result.call_id)) {
-        this.#history.set(result.call_id, result);
-      }
-    }
+    for (const result of run.tool_results) this.#remember(result);
   }
 
   /** Journals a new run, or claims a resumed one (a second process resuming it then loses). */
@@ -348,27 +350,13 @@ export class AgentRun {
       await this.#journal.save({});
       return;
     }
-    const { runId, input, sessionId, userId } = this.#request;
-    const { streaming, eagerDispatch, maxRounds, toolCallLimit } = this.#settings;
-    const now = new Date().toISOString();
-    this.#journal = new RunJournalRecorder(journal, {
-      run_id: runId,
-      status: 'running',
-      input,
-      ...(sessionId === undefined ? {} : { session_id: sessionId }),
-      ...(userId === undefined ? {} : { user_id: userId }),
-      ...(this.#session === undefined ? {} : { session: this.#session }),
-      settings: {
-        streaming,
-        eager_dispatch: eagerDispatch,
-        max_rounds: maxRounds,
-        tool_call_limit: Number.isFinite(toolCallLimit) ? toolCallLimit : null,
-      },
-      ...this.#progress(),
-      started_at: this.#startedIso,
-      updated_at: now,
+    this.#journal = await RunJournalRecorder.begin(journal, {
+      ...this.#request,
+      ...this.#settings,
+      session: this.#session,
+      progress: this.#progress(),
+      startedAt: this.#startedIso,
     });
-    await this.#journal.save({});
   }
 
   #progress(): RunProgress {
@@ -407,22 +395,13 @@ export class AgentRun {
   }
 
   #runRecord(stopReason: StopReason | undefined, error: unknown): RunRecord {
-    const finishedAt = new Date().toISOString();
-    const record: RunRecord = {
-      run_id: this.#request.runId,
-      input: this.#request.input,
-      status:
-        stopReason === undefined ? 'failed' : stopReason === 'cancelled' ? 'cancelled' : 'finished',
-      final_text: this.#finalText,
-      rounds: this.#rounds,
-      usage: this.#usage,
-      tool_results: [...this.#toolResults],
-      started_at: this.#startedIso,
-      finished_at: finishedAt,
-    };
-    if (stopReason !== undefined) record.stop_reason = stopReason;
-    if (error !== undefined) record.error = errorMessage(error);
-    return record;
+    return runRecord({
+      ...this.#request,
+      ...this.#progress(),
+      startedAt: this.#startedIso,
+      stopReason,
+      error,
+    });
   }
 
   async #fail(error: unknown): Promise<void> {
@@ -448,8 +427,4 @@ export class AgentRun {
     // Keep what happened (calls may have run) in the session; the run's own error wins.
     await this.#saveSession(undefined, error).catch(() => {});
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

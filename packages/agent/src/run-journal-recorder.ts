@@ -7,7 +7,7 @@ import {
   type RunJournal,
 } from './run-journal';
 import type { StopReason } from './run-output';
-import type { RunRecord } from './session';
+import type { RunRecord, Session } from './session';
 
 /** Where a run stands, as the journal records it after each model turn. */
 export interface RunProgress {
@@ -36,6 +36,44 @@ export class RunJournalRecorder {
     for (const call of finished) {
       this.#finished.set(keyOf(call.call_id, call.arguments_hash), call.result);
     }
+  }
+
+  /** Journals a new run (rejects with `run_journal_conflict` when its id is taken). */
+  static async begin(
+    journal: RunJournal,
+    run: {
+      runId: string;
+      input: string;
+      sessionId: string | undefined;
+      userId: string | undefined;
+      session: Session | undefined;
+      streaming: boolean;
+      eagerDispatch: boolean;
+      maxRounds: number;
+      toolCallLimit: number;
+      progress: RunProgress;
+      startedAt: string;
+    },
+  ): Promise<RunJournalRecorder> {
+    const recorder = new RunJournalRecorder(journal, {
+      run_id: run.runId,
+      status: 'running',
+      input: run.input,
+      ...(run.sessionId === undefined ? {} : { session_id: run.sessionId }),
+      ...(run.userId === undefined ? {} : { user_id: run.userId }),
+      ...(run.session === undefined ? {} : { session: run.session }),
+      settings: {
+        streaming: run.streaming,
+        eager_dispatch: run.eagerDispatch,
+        max_rounds: run.maxRounds,
+        tool_call_limit: Number.isFinite(run.toolCallLimit) ? run.toolCallLimit : null,
+      },
+      ...run.progress,
+      started_at: run.startedAt,
+      updated_at: run.startedAt,
+    });
+    await recorder.save({});
+    return recorder;
   }
 
   get runId(): string {

@@ -1,3 +1,4 @@
+import type { AssistantMessage, Message } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
 import type { AgentEventHandler } from './agent-events';
 import {
@@ -56,6 +57,24 @@ export async function loadResumableRun(
   }
   await saveMissingRecord(run, sessionStore);
   return { output: outputOf(run) };
+}
+
+/**
+ * Where a resumed run starts: the conversation before its last model turn, that turn (its
+ * calls run or are answered first, and the model is not asked for it again), and the
+ * rounds before it. Without a saved turn (the run died before its first model turn
+ * ended), the model is asked next.
+ */
+export function resumePoint(run: JournaledRun): {
+  messages: Message[];
+  resumedTurn: AssistantMessage | undefined;
+  rounds: number;
+} {
+  const messages = [...run.messages] as Message[];
+  const last = messages.at(-1);
+  if (last?.role !== 'assistant') return { messages, resumedTurn: undefined, rounds: run.rounds };
+  messages.pop();
+  return { messages, resumedTurn: last, rounds: run.rounds - 1 };
 }
 
 /** The output of a run that ended, from its journal entry. */
