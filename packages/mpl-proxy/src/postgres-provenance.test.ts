@@ -10,8 +10,8 @@ const schema = `mtpx_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
 const location = `${base}?schema=${schema}`;
 const proxies = 3;
 const clientsPerProxy = 100;
-const callsPerClient = 3;
-const killAfter = 250;
+const callsPerClient = 2;
+const killAfter = 200;
 
 const pool = new pg.Pool({ connectionString: base, max: 2 });
 beforeAll(() => {
