@@ -35,6 +35,12 @@ export interface PostgresConnectionOptions {
   schema?: string;
   /** Most connections of a pool the store makes itself. Default 10. */
   maxConnections?: number;
+  /**
+   * How long a pool the store makes waits for a connection before the operation fails
+   * (a database that is down fails calls instead of hanging them), in milliseconds.
+   * Default 10,000.
+   */
+  connectTimeoutMs?: number;
 }
 
 /**
@@ -60,6 +66,7 @@ export class PostgresDatabase {
       this.pool = new pg.Pool({
         connectionString: options.connectionString,
         max: options.maxConnections ?? 10,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
       }) as unknown as PostgresPool;
       // An idle connection that breaks (the server restarted) must not crash the process.
       (this.pool as unknown as pg.Pool).on('error', () => {});
