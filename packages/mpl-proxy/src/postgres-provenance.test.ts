@@ -35,7 +35,9 @@ function reasoningCall(planId: string, index: number) {
 }
 
 describe('mpl serve --provenance postgres://…', () => {
-  it('3 proxies × 100 concurrent clients on one plan, one proxy kill -9d: every acknowledged entry is in one chain that verifies', async () => {
+  it('3 proxies × 100 concurrent clients on one plan, one proxy kill -9d: every acknowledged entry is in one chain that verifies', {
+    timeout: 120_000,
+  }, async () => {
     const servers: ServeProcess[] = await Promise.all(
       Array.from({ length: proxies }, () => startServe(['--provenance', location])),
     );

@@ -1,6 +1,7 @@
 import type { JournaledRun, RunOutput } from '@mtpx/agent';
 import { safeParseJson } from '@mtpx/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookingAgent } from './__fixtures__/booking-agent';
 import { startScript } from './__fixtures__/child-process';
 import { createTestSchema, type TestSchema } from './__fixtures__/test-database';
 import { migratePostgres, PostgresRunJournal, PostgresSessionStore } from './index';
@@ -44,8 +45,20 @@ async function sideEffects(runId: string): Promise<string[]> {
 }
 
 describe('PostgresRunJournal', () => {
-  it('the orchestrator kill -9d mid-round, then resumed in a new process: no finished call runs again, same answer', async () => {
-    const reference = await finalOutput(orchestrator('run', 'run_reference'));
+  it('the orchestrator kill -9d mid-round, then resumed in a new process: no finished call runs again, same answer', {
+    timeout: 120_000,
+  }, async () => {
+    const journal = new PostgresRunJournal({ pool: database.pool, schema: database.schema });
+    const sessions = new PostgresSessionStore({ pool: database.pool, schema: database.schema });
+    // The same agent, uninterrupted, in this process.
+    const reference = await bookingAgent({
+      pool: database.pool,
+      schema: database.schema,
+      label: 'reference',
+      hang: false,
+      journal,
+      sessionStore: sessions,
+    }).run('Book it.', { runId: 'run_reference' });
 
     const doomed = orchestrator('run', 'run_1', 'hang');
     await Promise.all([
@@ -72,9 +85,7 @@ describe('PostgresRunJournal', () => {
     );
     expect(resumed.rounds).toBe(3);
 
-    const journal = new PostgresRunJournal({ pool: database.pool, schema: database.schema });
     expect(await journal.get('run_1')).toMatchObject({ status: 'finished', stop_reason: 'final' });
-    const sessions = new PostgresSessionStore({ pool: database.pool, schema: database.schema });
     const session = await sessions.get('chat-run_1', { userId: 'ada' });
     expect(session?.runs.map((run) => [run.run_id, run.status])).toEqual([['run_1', 'finished']]);
     expect(session?.messages).toEqual(resumed.messages);

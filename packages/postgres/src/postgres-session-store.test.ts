@@ -84,7 +84,9 @@ describe('PostgresSessionStore', () => {
     await expect(store.get('bad')).rejects.toMatchObject({ code: 'invalid_session' });
   });
 
-  it('session race across two processes: one run saves, the other gets session_conflict, the owner keeps her session', async () => {
+  it('session race across two processes: one run saves, the other gets session_conflict, the owner keeps her session', {
+    timeout: 120_000,
+  }, async () => {
     await store.save(session('chat', 'ada'));
     const args = (label: string) => [
       database.connectionString,
