@@ -203,6 +203,20 @@ export function createAgent(options: AgentOptions): Agent {
     return next;
   };
 
+  /** A run's settings: the agent's, with the run's limits and mode. */
+  const runSettings = (
+    perRun: Pick<RunSettings, 'maxRounds' | 'toolCallLimit' | 'streaming' | 'eagerDispatch'>,
+  ): RunSettings => ({
+    provider,
+    executor,
+    systemPrompt,
+    toolSpecs,
+    sessionStore,
+    agentName: name,
+    journal,
+    ...perRun,
+  });
+
   const start = (
     input: string,
     runOptions: AgentRunOptions,
@@ -218,11 +232,7 @@ export function createAgent(options: AgentOptions): Agent {
       throw invalidOption(`userId must be a string, got ${typeof runOptions.userId}.`);
     }
     const runId = runOptions.runId ?? `run_${randomUUID()}`;
-    const settings: RunSettings = {
-      provider,
-      executor,
-      systemPrompt,
-      toolSpecs,
+    const settings = runSettings({
       maxRounds:
         runOptions.maxRounds === undefined
           ? maxRounds
@@ -233,10 +243,7 @@ export function createAgent(options: AgentOptions): Agent {
           : checkCount('toolCallLimit', runOptions.toolCallLimit, 0),
       streaming,
       eagerDispatch: runOptions.eagerDispatch ?? eagerDispatch,
-      sessionStore,
-      agentName: name,
-      journal,
-    };
+    });
     const run = new AgentRun(settings, {
       runId,
       input,
@@ -297,19 +304,12 @@ export function createAgent(options: AgentOptions): Agent {
       if ('output' in resumable) return resumable.output;
       const { run: journaled } = resumable;
       const run = new AgentRun(
-        {
-          provider,
-          executor,
-          systemPrompt,
-          toolSpecs,
+        runSettings({
           maxRounds: journaled.settings.max_rounds,
           toolCallLimit: journaled.settings.tool_call_limit ?? Number.POSITIVE_INFINITY,
           streaming: journaled.settings.streaming,
           eagerDispatch: journaled.settings.eager_dispatch,
-          sessionStore,
-          agentName: name,
-          journal,
-        },
+        }),
         {
           runId,
           input: journaled.input,
