@@ -18,6 +18,12 @@ export type AgentErrorCode =
   | 'invalid_session'
   /** A session store could not read or write. */
   | 'session_store_failed'
+  /** A run journal could not read or write, or holds something that is not a run. */
+  | 'run_journal_failed'
+  /** A run's journal entry was written by another process (a run id reused, or a run resumed twice). */
+  | 'run_journal_conflict'
+  /** `resume` was asked for a run that is not in the journal, or that failed. */
+  | 'run_not_resumable'
   /** A provider broke the `Provider` contract (a stream that ended without `finish`). */
   | 'invalid_provider_response'
   /** A stream's events were iterated a second time (one consumer; use `onEvent` for more). */

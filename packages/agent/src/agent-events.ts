@@ -36,6 +36,8 @@ export interface RunStartedEvent extends AgentEventBase {
   eagerDispatch: boolean;
   sessionId?: string;
   userId?: string;
+  /** True when `agent.resume` goes on with a run another process began. */
+  resumed?: boolean;
 }
 
 /** A model call is about to be made. */

@@ -14,7 +14,10 @@ import {
 import type { AgentEvent, AgentEventHandler } from './agent-events';
 import { boundedMessage } from './bounded-calls';
 import type { EagerDispatch } from './eager-dispatch';
+import { journaledExecutor } from './journaled-executor';
 import { CallBudget, RoundCalls } from './round-calls';
+import type { JournaledCall, JournaledRun, RunJournal } from './run-journal';
+import { RunJournalRecorder, type RunProgress } from './run-journal-recorder';
 import {
   addUsage,
   emptyUsage,
@@ -22,6 +25,8 @@ import {
   type RunOutput,
   type StopReason,
 } from './run-output';
+import { errorMessage, runRecord } from './run-record';
+import { resumePoint } from './run-resume';
 import { newSession, type RunRecord, type Session, type SessionStore } from './session';
 import { type PartialTurn, type StreamedTurnOptions, streamTurn } from './streamed-turn';
 
@@ -41,6 +46,8 @@ export interface RunSettings {
   eagerDispatch: EagerDispatch;
   sessionStore: SessionStore;
   agentName: string | undefined;
+  /** Where the run is journaled so that it can be resumed, if anywhere. */
+  journal: RunJournal | undefined;
 }
 
 /** One run's request. */
@@ -51,6 +58,8 @@ export interface RunRequest {
   sessionId: string | undefined;
   userId: string | undefined;
   onEvent: AgentEventHandler | undefined;
+  /** The run's journal entry and finished calls, when this is `agent.resume`. */
+  resumed?: { run: JournaledRun; calls: JournaledCall[] };
 }
 
 /**
@@ -77,6 +86,9 @@ export class AgentRun {
   #session: Session | undefined;
   #saveAttempted = false;
   #failedRoundResults: ToolResult[] = [];
+  #journal: RunJournalRecorder | undefined;
+  /** A resumed run's last model turn, whose calls run (or are answered) first. */
+  #resumedTurn: AssistantMessage | undefined;
 
   constructor(settings: RunSettings, request: RunRequest) {
     this.#settings = settings;
@@ -120,11 +132,18 @@ export class AgentRun {
       eagerDispatch: streaming && eagerDispatch !== false,
       ...(sessionId === undefined ? {} : { sessionId }),
       ...(userId === undefined ? {} : { userId }),
+      ...(this.#request.resumed === undefined ? {} : { resumed: true }),
     });
     let output: RunOutput;
     try {
-      await this.#loadSession();
-      this.#messages.push({ role: 'user', content: input });
+      const resumed = this.#request.resumed;
+      if (resumed === undefined) {
+        await this.#loadSession();
+        this.#messages.push({ role: 'user', content: input });
+      } else {
+        this.#restore(resumed.run);
+      }
+      await this.#startJournal();
       const tools = await this.#settings.toolSpecs();
       const stopReason = await this.#loop(tools);
       output = this.#output(stopReason);
@@ -150,9 +169,13 @@ export class AgentRun {
   }
 
   async #loop(tools: ToolSpec[]): Promise<StopReason> {
-    const { provider, executor, systemPrompt, streaming, maxRounds } = this.#settings;
+    const { provider, systemPrompt, streaming, maxRounds } = this.#settings;
     const { signal, runId } = this.#request;
-    const budget = new CallBudget(this.#settings.toolCallLimit);
+    const executor =
+      this.#journal === undefined
+        ? this.#settings.executor
+        : journaledExecutor(this.#settings.executor, this.#journal);
+    const budget = new CallBudget(this.#settings.toolCallLimit, this.#toolResults.length);
     const toolNames = tools.map((tool) => tool.name);
     for (;;) {
       if (signal.aborted) return 'cancelled';
@@ -193,10 +216,17 @@ export class AgentRun {
         now: this.#now,
       };
       let turn: ProviderTurn;
+      const resumedTurn = this.#resumedTurn;
+      this.#resumedTurn = undefined;
       try {
-        turn = streaming
-          ? await streamTurn(provider, request, streamOptions)
-          : await provider.generate(request);
+        turn = resumedTurn
+          ? {
+              message: resumedTurn,
+              finishReason: resumedTurn.tool_calls?.length ? 'tool_calls' : 'stop',
+            }
+          : streaming
+            ? await streamTurn(provider, request, streamOptions)
+            : await provider.generate(request);
       } catch (error) {
         const results = await calls.abort(error);
         this.#recordBrokenTurn(partial.text, calls.readyCalls(), results);
@@ -221,6 +251,13 @@ export class AgentRun {
         message = keepAnsweredCalls(message, results);
       }
       this.#messages.push(message);
+      try {
+        await this.#journal?.turnTaken(this.#progress());
+      } catch (error) {
+        // Without its turn journaled the round cannot go on: its calls are cancelled.
+        this.#failedRoundResults = await calls.abort(error);
+        throw error;
+      }
       const toolCalls = message.tool_calls ?? [];
       if (!refused && toolCalls.length > 0) {
         results = await calls.finish(toolCalls, turn.finishReason);
@@ -271,10 +308,14 @@ export class AgentRun {
   #recordResults(results: readonly ToolResult[]): void {
     for (const result of results) {
       this.#messages.push(toolMessageFromResult(result));
-      this.#toolResults.push(result);
-      if (result.call_id !== '' && !this.#history.has(result.call_id)) {
-        this.#history.set(result.call_id, result);
-      }
+      this.#remember(result);
+    }
+  }
+
+  #remember(result: ToolResult): void {
+    this.#toolResults.push(result);
+    if (result.call_id !== '' && !this.#history.has(result.call_id)) {
+      this.#history.set(result.call_id, result);
     }
   }
 
@@ -324,6 +365,10 @@ export class AgentRun {
     const session = stored ?? newSession(sessionId, userId);
     this.#session = session;
     this.#messages.push(...session.messages);
+    this.#rememberSessionResults(session);
+  }
+
+  #rememberSessionResults(session: Session): void {
     for (const run of session.runs) {
       for (const result of run.tool_results) {
         if (result.call_id !== '') this.#history.set(result.call_id, result);
@@ -331,33 +376,84 @@ export class AgentRun {
     }
   }
 
-  async #saveSession(stopReason: StopReason | undefined, error?: unknown): Promise<void> {
-    const session = this.#session;
-    if (session === undefined) return;
-    this.#saveAttempted = true;
-    const finishedAt = new Date().toISOString();
-    const record: RunRecord = {
-      run_id: this.#request.runId,
-      input: this.#request.input,
-      status:
-        stopReason === undefined ? 'failed' : stopReason === 'cancelled' ? 'cancelled' : 'finished',
-      final_text: this.#finalText,
+  /** A resumed run picks up where its journal left it: after its last model turn. */
+  #restore(run: JournaledRun): void {
+    this.#startedIso = run.started_at;
+    this.#session = run.session;
+    if (run.session !== undefined) this.#rememberSessionResults(run.session);
+    const point = resumePoint(run);
+    this.#rounds = point.rounds;
+    this.#resumedTurn = point.resumedTurn;
+    this.#messages.push(...point.messages);
+    this.#usage = run.usage;
+    this.#finalText = run.final_text;
+    for (const result of run.tool_results) this.#remember(result);
+  }
+
+  /** Journals a new run, or claims a resumed one (a second process resuming it then loses). */
+  async #startJournal(): Promise<void> {
+    const { journal } = this.#settings;
+    if (journal === undefined) return;
+    const resumed = this.#request.resumed;
+    if (resumed !== undefined) {
+      this.#journal = new RunJournalRecorder(journal, resumed.run, resumed.calls);
+      await this.#journal.save({});
+      return;
+    }
+    this.#journal = await RunJournalRecorder.begin(journal, {
+      ...this.#request,
+      ...this.#settings,
+      session: this.#session,
+      progress: this.#progress(),
+      startedAt: this.#startedIso,
+    });
+  }
+
+  #progress(): RunProgress {
+    return {
+      messages: [...this.#messages],
       rounds: this.#rounds,
       usage: this.#usage,
       tool_results: [...this.#toolResults],
-      started_at: this.#startedIso,
-      finished_at: finishedAt,
+      final_text: this.#finalText,
     };
-    if (stopReason !== undefined) record.stop_reason = stopReason;
-    if (error !== undefined) record.error = errorMessage(error);
+  }
+
+  async #saveSession(stopReason: StopReason | undefined, error?: unknown): Promise<void> {
+    const session = this.#session;
+    if (session === undefined) {
+      await this.#endJournal(this.#runRecord(stopReason, error), error);
+      return;
+    }
+    this.#saveAttempted = true;
+    const record = this.#runRecord(stopReason, error);
+    await this.#endJournal(record, error);
     await this.#settings.sessionStore.save({
       ...session,
       messages: [...this.#messages],
       runs: [...session.runs, record],
-      updated_at: finishedAt,
+      updated_at: record.finished_at,
     });
     // Compare-and-swap: the stored copy is now one version further.
     session.version = (session.version ?? 0) + 1;
+  }
+
+  /** The journal learns the run ended before the session does: a crash between the two is resumed as ended. */
+  async #endJournal(record: RunRecord, error: unknown): Promise<void> {
+    const ended = this.#journal?.ended(this.#progress(), record);
+    // A failed run keeps its own error; the journal's is secondary.
+    if (error === undefined) await ended;
+    else await ended?.catch(() => {});
+  }
+
+  #runRecord(stopReason: StopReason | undefined, error: unknown): RunRecord {
+    return runRecord({
+      ...this.#request,
+      ...this.#progress(),
+      startedAt: this.#startedIso,
+      stopReason,
+      error,
+    });
   }
 
   async #fail(error: unknown): Promise<void> {
@@ -374,7 +470,12 @@ export class AgentRun {
       toolResults: this.#failedRoundResults,
       durationMs: at,
     });
-    if (this.#saveAttempted) return;
+    // A run that lost its journal entry to another process leaves the session to that one.
+    if (
+      this.#saveAttempted ||
+      (MtpxError.isInstance(error) && error.code === 'run_journal_conflict')
+    )
+      return;
     // Keep what happened (calls may have run) in the session; the run's own error wins.
     await this.#saveSession(undefined, error).catch(() => {});
   }
@@ -386,8 +487,4 @@ function keepAnsweredCalls(message: AssistantMessage, results: readonly ToolResu
   const kept = (message.tool_calls ?? []).filter((call) => answered.has(call.id));
   const { tool_calls: _calls, ...rest } = message;
   return kept.length > 0 ? { ...rest, tool_calls: kept } : rest;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

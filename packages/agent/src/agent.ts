@@ -15,7 +15,9 @@ import { type EagerDispatchOption, eagerDispatchMode } from './eager-dispatch';
 import { InMemorySessionStore } from './in-memory-session-store';
 import { REFERENCE_INSTRUCTIONS } from './instructions';
 import { specWithReferences } from './reference-schema';
+import type { RunJournal } from './run-journal';
 import type { RunOutput } from './run-output';
+import { type AgentResumeOptions, loadResumableRun } from './run-resume';
 import { checkSessionId, type SessionStore } from './session';
 
 /** The executor options an agent passes on when it makes its own executor. */
@@ -62,6 +64,12 @@ export interface AgentOptions extends AgentExecutorOptions {
    * never changes a run; keep it cheap — it runs on the run's path (buffer, then write).
    */
   onEvent?: AgentEventHandler;
+  /**
+   * Journal every run here — its state after each model turn, each call's result as it
+   * finishes — so that `resume(runId)` can finish a run whose process died, without
+   * running a finished call again. Default: no journal.
+   */
+  journal?: RunJournal;
 }
 
 /** Options of one run. */
@@ -114,6 +122,14 @@ export interface Agent {
   stream(input: string, options?: AgentRunOptions): AgentStream;
   /** This agent as a tool another agent (or any executor) can call. */
   asTool(options?: AgentToolOptions): Tool<AgentToolInput>;
+  /**
+   * Finishes a journaled run whose process stopped (needs `journal`): the calls it had
+   * finished are answered from the journal, the others run (with the same ids, so the
+   * same idempotency keys), and the loop goes on from its last model turn. A run that had
+   * ended resolves with its output at once; a failed or unknown one rejects with
+   * `run_not_resumable`, and one another process resumed first with `run_journal_conflict`.
+   */
+  resume(runId: string, options?: AgentResumeOptions): Promise<RunOutput>;
 }
 
 const executorOptionKeys = [
@@ -165,6 +181,7 @@ export function createAgent(options: AgentOptions): Agent {
   const eagerDispatch = eagerDispatchMode(options.eagerDispatch ?? 'safe');
   const name = options.name;
   const agentHandler = checkHandler(options.onEvent);
+  const journal = options.journal;
 
   const offered = new WeakMap<ToolSpec, ToolSpec>();
   const toolSpecs = async (): Promise<ToolSpec[]> => {
@@ -198,6 +215,20 @@ export function createAgent(options: AgentOptions): Agent {
     return next;
   };
 
+  /** A run's settings: the agent's, with the run's limits and mode. */
+  const runSettings = (
+    perRun: Pick<RunSettings, 'maxRounds' | 'toolCallLimit' | 'streaming' | 'eagerDispatch'>,
+  ): RunSettings => ({
+    provider,
+    executor,
+    systemPrompt,
+    toolSpecs,
+    sessionStore,
+    agentName: name,
+    journal,
+    ...perRun,
+  });
+
   const start = (
     input: string,
     runOptions: AgentRunOptions,
@@ -213,11 +244,7 @@ export function createAgent(options: AgentOptions): Agent {
       throw invalidOption(`userId must be a string, got ${typeof runOptions.userId}.`);
     }
     const runId = runOptions.runId ?? `run_${randomUUID()}`;
-    const settings: RunSettings = {
-      provider,
-      executor,
-      systemPrompt,
-      toolSpecs,
+    const settings = runSettings({
       maxRounds:
         runOptions.maxRounds === undefined
           ? maxRounds
@@ -231,9 +258,7 @@ export function createAgent(options: AgentOptions): Agent {
         runOptions.eagerDispatch === undefined
           ? eagerDispatch
           : eagerDispatchMode(runOptions.eagerDispatch),
-      sessionStore,
-      agentName: name,
-    };
+    });
     const run = new AgentRun(settings, {
       runId,
       input,
@@ -283,6 +308,35 @@ export function createAgent(options: AgentOptions): Agent {
       };
     },
     asTool: (toolOptions = {}) => agentAsTool(agent, toolOptions),
+    resume: async (runId, resumeOptions = {}) => {
+      if (journal === undefined) {
+        throw invalidOption('resume needs a journal: createAgent({ …, journal }).');
+      }
+      if (typeof runId !== 'string' || runId === '') {
+        throw invalidOption(`resume needs a run id (a non-empty string), got ${String(runId)}.`);
+      }
+      const resumable = await loadResumableRun(journal, sessionStore, runId);
+      if ('output' in resumable) return resumable.output;
+      const { run: journaled } = resumable;
+      const run = new AgentRun(
+        runSettings({
+          maxRounds: journaled.settings.max_rounds,
+          toolCallLimit: journaled.settings.tool_call_limit ?? Number.POSITIVE_INFINITY,
+          streaming: journaled.settings.streaming,
+          eagerDispatch: eagerDispatchMode(journaled.settings.eager_dispatch),
+        }),
+        {
+          runId,
+          input: journaled.input,
+          signal: resumeOptions.signal ?? new AbortController().signal,
+          sessionId: journaled.session_id,
+          userId: journaled.user_id,
+          onEvent: withAgentHandler(agentHandler, resumeOptions.onEvent),
+          resumed: resumable,
+        },
+      );
+      return inSessionOrder(journaled.session_id, () => run.execute());
+    },
   };
   return agent;
 }

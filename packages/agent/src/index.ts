@@ -39,6 +39,7 @@ export {
   type EagerDispatchOption,
   finishedNormally,
 } from './eager-dispatch';
+export { InMemoryRunJournal } from './in-memory-run-journal';
 export { InMemorySessionStore } from './in-memory-session-store';
 export { REFERENCE_INSTRUCTIONS } from './instructions';
 export {
@@ -47,7 +48,19 @@ export {
   type SessionFileSystem,
 } from './json-file-session-store';
 export { REFERENCE_SCHEMA, schemaWithReferences, specWithReferences } from './reference-schema';
+export {
+  checkJournalVersion,
+  type JournaledCall,
+  JournaledCallSchema,
+  type JournaledRun,
+  JournaledRunSchema,
+  journalArgumentsHash,
+  parseJournaledCall,
+  parseJournaledRun,
+  type RunJournal,
+} from './run-journal';
 export { addUsage, type RoundReasoning, type RunOutput, type StopReason } from './run-output';
+export type { AgentResumeOptions } from './run-resume';
 export {
   checkSessionOwner,
   checkSessionVersion,

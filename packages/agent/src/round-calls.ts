@@ -11,8 +11,10 @@ export class CallBudget {
   readonly limit: number;
   #used = 0;
 
-  constructor(limit: number) {
+  /** `used`: calls an earlier part of the run made (a resumed run's rounds before). */
+  constructor(limit: number, used = 0) {
     this.limit = limit;
+    this.#used = Math.min(used, limit);
   }
 
   /** Takes one call from the budget; false when none is left. */

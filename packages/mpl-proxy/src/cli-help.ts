@@ -24,6 +24,9 @@ Options:
   --port N                   port to listen on (default 9443; 0 picks a free port)
   --host ADDRESS             address to bind (default 127.0.0.1)
   --data DIR                 folder of the SQLite provenance database (default ~/.mpl)
+  --provenance URL           keep provenance in PostgreSQL instead, shared by every proxy
+                             given the same URL: postgres://user@host:5432/db?schema=mpl
+                             (needs the @mtpx/postgres and pg packages)
   --stypes DIR               a registry folder in the reference layout; repeatable
   --mode strict|transparent  strict blocks invalid messages with 422 (default);
                              transparent records them and lets them through
@@ -82,13 +85,14 @@ Options:
 `,
   provenance: `mpl provenance — print a plan's provenance chain
 
-Usage: mpl provenance PLAN_ID [--verify] [--data DIR] [--json]
+Usage: mpl provenance PLAN_ID [--verify] [--data DIR | --provenance URL] [--json]
 
 Reads the proxy's SQLite database (safe while the proxy runs).
 
 Options:
   --verify                   check every link, sem_hash and entry_hash; exit 1 if broken
   --data DIR                 folder of the provenance database (default ~/.mpl)
+  --provenance URL           read a PostgreSQL store instead (postgres://…?schema=mpl)
   --json                     print JSON
   -h, --help                 this help
 `,

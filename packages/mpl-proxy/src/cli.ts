@@ -12,6 +12,11 @@ import {
 } from '@mtpx/mpl';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
 import { HELP } from './cli-help';
+import {
+  describePostgresUrl,
+  isPostgresUrl,
+  openPostgresProvenanceStore,
+} from './postgres-provenance';
 import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, defaultDataDir, startProxy } from './server';
 import { SqliteProvenanceStore } from './sqlite-provenance-store';
 import { VERSION } from './version';
@@ -87,6 +92,7 @@ async function serve(argv: string[]): Promise<number> {
     port: { type: 'string' },
     host: { type: 'string' },
     data: { type: 'string' },
+    provenance: { type: 'string' },
     stypes: { type: 'string', multiple: true },
     mode: { type: 'string' },
     upstream: { type: 'string' },
@@ -100,6 +106,10 @@ async function serve(argv: string[]): Promise<number> {
   const token = (values.token as string | undefined) ?? process.env.MPL_TOKEN;
   const mode = oneOf(values.mode, ['strict', 'transparent'] as const, '--mode') ?? 'strict';
   const hashAlgorithm = oneOf(values.hash, ['sha256', 'b3'] as const, '--hash');
+  const location = postgresLocation(values.provenance);
+  const store = location
+    ? await openPostgresProvenanceStore(location, hashAlgorithm ? { algorithm: hashAlgorithm } : {})
+    : undefined;
   const proxy = await startProxy({
     port: integer(values.port, '--port') ?? DEFAULT_PORT,
     host: (values.host as string | undefined) ?? '127.0.0.1',
@@ -111,9 +121,10 @@ async function serve(argv: string[]): Promise<number> {
     ...(token ? { token } : {}),
     ...(hashAlgorithm ? { hashAlgorithm } : {}),
     ...(values.profile ? { defaultProfile: values.profile as string } : {}),
+    ...(store ? { store } : {}),
   });
   out(
-    `MPL proxy ${VERSION} listening on ${proxy.url} (mode ${mode}, ${proxy.engine.registry.size} STypes, provenance in ${dataDir}${token ? ', token required' : ''}${values.upstream ? `, upstream ${values.upstream}` : ''})`,
+    `MPL proxy ${VERSION} listening on ${proxy.url} (mode ${mode}, ${proxy.engine.registry.size} STypes, provenance in ${location ? describePostgresUrl(location) : dataDir}${token ? ', token required' : ''}${values.upstream ? `, upstream ${values.upstream}` : ''})`,
   );
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
@@ -122,6 +133,16 @@ async function serve(argv: string[]): Promise<number> {
   });
   await proxy.close();
   return 0;
+}
+
+/** The `--provenance` URL, checked: only PostgreSQL goes there (SQLite is `--data DIR`). */
+function postgresLocation(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !isPostgresUrl(value))
+    throw new UsageError(
+      `--provenance takes a postgres:// URL, not ${String(value)} (for SQLite use --data DIR)`,
+    );
+  return value;
 }
 
 async function schemas(argv: string[]): Promise<number> {
@@ -219,6 +240,7 @@ async function provenance(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {
     verify: { type: 'boolean' },
     data: { type: 'string' },
+    provenance: { type: 'string' },
     json: { type: 'boolean' },
   });
   if (values.help) return help('provenance');
@@ -227,9 +249,12 @@ async function provenance(argv: string[]): Promise<number> {
     throw new UsageError(
       'mpl provenance needs a plan id: mpl provenance 550e8400-e29b-41d4-a716-446655440010',
     );
-  const store = SqliteProvenanceStore.open({
-    dataDir: (values.data as string | undefined) ?? defaultDataDir(),
-  });
+  const location = postgresLocation(values.provenance);
+  const store = location
+    ? await openPostgresProvenanceStore(location)
+    : SqliteProvenanceStore.open({
+        dataDir: (values.data as string | undefined) ?? defaultDataDir(),
+      });
   try {
     const chain = await store.chain(planId, { payloads: Boolean(values.verify) });
     if (chain.length === 0) {

@@ -1,5 +1,6 @@
 export { type CallRouteContext, statusOf } from './call-route';
 export { MessageHub } from './message-hub';
+export { isPostgresUrl, openPostgresProvenanceStore } from './postgres-provenance';
 export { ProxyMetrics } from './proxy-metrics';
 export {
   DEFAULT_MAX_BODY_BYTES,

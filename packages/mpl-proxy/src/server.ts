@@ -179,7 +179,9 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
             assertions: true,
             semantic_hashing: true,
             provenance: true,
-            durable_provenance: store instanceof SqliteProvenanceStore,
+            durable_provenance:
+              store instanceof SqliteProvenanceStore ||
+              (store as { durable?: unknown }).durable === true,
             message_stream: true,
             upstream_forwarding: Boolean(options.upstream),
           },

@@ -1,0 +1,118 @@
+import { randomUUID } from 'node:crypto';
+import { type CallResponseBody, type ProvenanceEntry, verifyChain } from '@mtpx/mpl';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type ServeProcess, startServe } from './__fixtures__/spawn-cli';
+import { isPostgresUrl } from './index';
+
+const base = process.env.MTPX_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const schema = `mtpx_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+const location = `${base}?schema=${schema}`;
+const proxies = 3;
+const clientsPerProxy = 100;
+const callsPerClient = 2;
+const killAfter = 200;
+
+const pool = new pg.Pool({ connectionString: base, max: 2 });
+beforeAll(() => {
+  pool.on('error', () => {});
+});
+afterAll(async () => {
+  await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await pool.end();
+});
+
+function reasoningCall(planId: string, index: number) {
+  return {
+    method: 'agent.reason',
+    payload: {
+      reasoningId: randomUUID(),
+      planId,
+      thought: `Thought ${index}`,
+      conclusion: 'Go on',
+    },
+  };
+}
+
+describe('mpl serve --provenance postgres://…', () => {
+  it('3 proxies × 100 concurrent clients on one plan, one proxy kill -9d: every acknowledged entry is in one chain that verifies', {
+    timeout: 120_000,
+  }, async () => {
+    const servers: ServeProcess[] = await Promise.all(
+      Array.from({ length: proxies }, () => startServe(['--provenance', location])),
+    );
+    const [doomed, ...survivors] = servers as [ServeProcess, ...ServeProcess[]];
+    const planId = randomUUID();
+    const acknowledged: CallResponseBody[] = [];
+    let failures = 0;
+    let killed = false;
+    const client = async (server: ServeProcess) => {
+      for (let call = 0; call < callsPerClient; call++) {
+        let response: Response;
+        try {
+          response = await fetch(`${server.url}/call`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'X-MPL-SType': 'ai.agent.Reasoning.v1' },
+            body: JSON.stringify(reasoningCall(planId, call)),
+          });
+        } catch {
+          failures += 1;
+          return;
+        }
+        expect(response.status).toBe(200);
+        acknowledged.push((await response.json()) as CallResponseBody);
+        if (acknowledged.length >= killAfter && !killed) {
+          killed = true;
+          doomed.child.kill('SIGKILL');
+        }
+      }
+    };
+    try {
+      await Promise.all(
+        servers.flatMap((server) => Array.from({ length: clientsPerProxy }, () => client(server))),
+      );
+      expect(await doomed.exited).toMatchObject({ signal: 'SIGKILL' });
+      expect(failures).toBeGreaterThan(0);
+      expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter);
+
+      const reader = survivors[0] as ServeProcess;
+      const { chain } = (await (
+        await fetch(`${reader.url}/provenance?planId=${planId}&payloads=true`)
+      ).json()) as { chain: ProvenanceEntry[] };
+      expect(verifyChain(chain)).toMatchObject({ valid: true, problems: [] });
+      expect(
+        await (await fetch(`${reader.url}/provenance/verify?planId=${planId}`)).json(),
+      ).toMatchObject({ valid: true });
+      // One chain: every seq once, and every acknowledged entry at its place, unchanged.
+      expect(new Set(acknowledged.map((ack) => ack.provenance.seq)).size).toBe(acknowledged.length);
+      expect(chain.length).toBeGreaterThanOrEqual(acknowledged.length);
+      for (const ack of acknowledged) {
+        expect(chain[ack.provenance.seq - 1], `seq ${ack.provenance.seq}`).toMatchObject({
+          plan_id: planId,
+          seq: ack.provenance.seq,
+          sem_hash: ack.sem_hash,
+          entry_hash: ack.provenance.entry_hash,
+          parent_hash: ack.provenance.parent_hash,
+        });
+      }
+      const capabilities = (await (await fetch(`${reader.url}/capabilities`)).json()) as {
+        capabilities: { durable_provenance: boolean };
+      };
+      expect(capabilities.capabilities.durable_provenance).toBe(true);
+    } finally {
+      for (const server of survivors) server.child.kill('SIGTERM');
+      for (const server of survivors) expect((await server.exited).code).toBe(0);
+    }
+
+    const printed = await runCli(['provenance', planId, '--verify', '--provenance', location]);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toContain('verified:');
+  });
+
+  it('refuses a --provenance that is not a postgres:// URL', async () => {
+    expect(isPostgresUrl('postgresql://db/mpl')).toBe(true);
+    const refused = await runCli(['serve', '--provenance', '/var/lib/mpl']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--provenance takes a postgres:// URL');
+  });
+});

@@ -1,0 +1,17 @@
+export { migratePostgres } from './migrate-postgres';
+export { SCHEMA_VERSION } from './migrations';
+export type {
+  PostgresConnectionOptions,
+  PostgresPool,
+  PostgresPoolClient,
+  PostgresQueryable,
+  PostgresQueryResult,
+} from './postgres-connection';
+export { PostgresStoreError, type PostgresStoreErrorCode } from './postgres-error';
+export {
+  PostgresProvenanceStore,
+  type PostgresProvenanceStoreOptions,
+} from './postgres-provenance-store';
+export { PostgresRunJournal } from './postgres-run-journal';
+export { PostgresSessionStore } from './postgres-session-store';
+export { VERSION } from './version';
