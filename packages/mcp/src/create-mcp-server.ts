@@ -172,6 +172,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
   });
 }
 
+/** A tool with no risk level is advertised as MCP reads a tool without hints: it may destroy. */
+const unknownRisk: McpToolListing['annotations'] = { readOnlyHint: false, destructiveHint: true };
+
 const annotationsByRisk: Record<RiskLevel, McpToolListing['annotations']> = {
   read_only: { readOnlyHint: true, destructiveHint: false },
   write: { readOnlyHint: false, destructiveHint: false },
@@ -184,7 +187,7 @@ function listing(tool: AnyTool): McpToolListing {
     name: tool.name,
     description: tool.description,
     inputSchema: tool.input_schema as McpToolListing['inputSchema'],
-    annotations: annotationsByRisk[tool.risk_level ?? 'read_only'],
+    annotations: tool.risk_level === undefined ? unknownRisk : annotationsByRisk[tool.risk_level],
     ...(isMcpTool(tool) && { _meta: { 'dev.mtpx/multi-round': true } }),
   };
 }

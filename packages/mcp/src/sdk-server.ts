@@ -144,7 +144,7 @@ export function createSdkServer(definition: ServerDefinition, era: ProtocolEra):
     }));
     server.setRequestHandler('resources/read', async (request, context) => {
       const resource = byUri.get(request.params.uri);
-      if (resource === undefined) throw unknownTarget('resource', request.params.uri);
+      if (resource === undefined) throw unknownResource(request.params.uri);
       const outcome = await runRound(
         {
           method: 'resources/read',
@@ -200,6 +200,18 @@ function failure(what: string) {
       }),
     );
   };
+}
+
+/** SEP-2164: -32602 with `data` exactly `{ uri }`, which clients read as resource-not-found. */
+function unknownResource(uri: string) {
+  return toProtocolError(
+    new McpAdapterError({
+      code: 'unknown_target',
+      message: `Resource not found: ${uri}`,
+      jsonRpcCode: JSON_RPC_CODES.invalidParams,
+      data: { uri },
+    }),
+  );
 }
 
 function unknownTarget(kind: string, name: string) {
