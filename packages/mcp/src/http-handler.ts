@@ -6,6 +6,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { safeParseJson } from '@mtpx/protocol';
+import { type BearerTokenCheck, bearerTokenRefusal } from './http-guard';
 import type { McpToolServer } from './mcp-tool-server';
 
 /** Options of {@link createMcpHttpHandler}. */
@@ -17,6 +18,11 @@ export interface McpHttpHandlerOptions {
   sessionIdleMs?: number;
   /** Most 2025-era sessions open at once; a new one beyond it is refused (503). Default 1000. */
   maxSessions?: number;
+  /**
+   * Requires `Authorization: Bearer <token>` on every request, accepted when this returns
+   * true; others answer 401 with a `WWW-Authenticate: Bearer` challenge. Default: none.
+   */
+  checkBearerToken?: BearerTokenCheck;
   /** Out-of-band errors (reporting only). */
   onError?: (error: Error) => void;
 }
@@ -105,6 +111,14 @@ export function createMcpHttpHandler(
 
   return {
     async fetch(request) {
+      if (options.checkBearerToken !== undefined) {
+        const refused = await bearerTokenRefusal(
+          request,
+          options.checkBearerToken,
+          options.onError,
+        );
+        if (refused !== undefined) return refused;
+      }
       return (await isLegacyRequest(request)) ? serveLegacy(request) : modern.fetch(request);
     },
     get sessionCount() {

@@ -9,6 +9,7 @@ export {
   type McpAdapterErrorCode,
   type McpAdapterErrorOptions,
 } from './errors';
+export type { BearerTokenCheck } from './http-guard';
 export {
   createMcpHttpHandler,
   type McpHttpHandler,
