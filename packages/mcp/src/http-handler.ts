@@ -7,7 +7,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { safeParseJson } from '@mtpx/protocol';
 import { type BearerTokenCheck, bearerTokenRefusal } from './http-guard';
-import type { McpToolServer } from './mcp-tool-server';
+import { listenToServerEvents, type McpToolServer } from './mcp-tool-server';
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions {
@@ -67,6 +67,8 @@ export function createMcpHttpHandler(
     ...(options.onError !== undefined && { onerror: options.onError }),
   });
   const sessions = new Map<string, LegacySession>();
+  // 2026-07-28 clients hear of changes on their `subscriptions/listen` streams.
+  const stopForwarding = listenToServerEvents(server, (event) => modern.bus.publish(event));
 
   const touch = (id: string, session: LegacySession) => {
     if (session.idleTimer !== undefined) clearTimeout(session.idleTimer);
@@ -125,6 +127,7 @@ export function createMcpHttpHandler(
       return sessions.size;
     },
     async close() {
+      stopForwarding();
       const open = [...sessions.values()];
       sessions.clear();
       await Promise.all([modern.close(), ...open.map((session) => session.transport.close())]);

@@ -90,6 +90,9 @@ export async function runRound<TArgs, TValue>(
         },
       });
     },
+    async log(level, data, logger) {
+      await context.mcpReq.log(level, data, logger);
+    },
     response: (key) => viewInputResponse(answers[key]),
     accepted: ((key: string, schema?: z.ZodType) => {
       const view = viewInputResponse(answers[key]);
