@@ -1,3 +1,4 @@
+export type { McpLogEntry } from './client-notifications';
 export {
   type CreateMcpServerOptions,
   createMcpServer,
