@@ -9,8 +9,17 @@ import type { RiskLevel } from '@mtpx/protocol';
 import { installClientNotifications, type McpLogEntry } from './client-notifications';
 import { McpAdapterError } from './errors';
 import { type InputHandlers, installInputHandlers } from './input-handlers';
-import { callToolOn, listAllTools, type McpClient, type McpToolDescriptor } from './mcp-client';
+import {
+  callToolOn,
+  isModernSdkClient,
+  listAllTools,
+  type McpClient,
+  type McpToolDescriptor,
+} from './mcp-client';
 import { callToolResultToOutput, type McpToolResultLike } from './tool-content';
+
+/** The `_meta` key of a 2026-07-28 request's log level. */
+const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 
 /** Options of {@link mcpTools}. */
 export interface McpToolsOptions extends InputHandlers {
@@ -34,7 +43,10 @@ export interface McpToolsOptions extends InputHandlers {
    * them in their event streams.
    */
   onLog?: (entry: McpLogEntry) => void;
-  /** Asks the server for log messages at this level and above (`logging/setLevel`). */
+  /**
+   * Asks the server for log messages at this level and above: `logging/setLevel` on the
+   * 2025 era, the level in each call's `_meta` on 2026-07-28.
+   */
   logLevel?: McpLogEntry['level'];
   /**
    * Called with the fresh tools after the server said its tool list changed
@@ -100,7 +112,8 @@ export async function mcpTools(client: McpClient, options: McpToolsOptions = {})
       },
     }),
   });
-  if (options.logLevel !== undefined) {
+  const modernEra = isModernSdkClient(client) && client.getProtocolEra() === 'modern';
+  if (options.logLevel !== undefined && !modernEra) {
     const logging = client as { setLoggingLevel?: (level: string) => Promise<unknown> };
     await logging.setLoggingLevel?.(options.logLevel).catch(() => undefined);
   }
@@ -128,7 +141,13 @@ function importTool(
       try {
         result = (await callToolOn(
           client,
-          { name: descriptor.name, arguments: args },
+          {
+            name: descriptor.name,
+            arguments: args,
+            // 2026-07-28 has no logging/setLevel: each request names the level it wants.
+            ...(options.logLevel !== undefined &&
+              isModernSdkClient(client) && { _meta: { [LOG_LEVEL_META_KEY]: options.logLevel } }),
+          },
           {
             signal: context.signal,
             resetTimeoutOnProgress: true,
