@@ -72,6 +72,37 @@ export function contentTools(): AnyTool[] {
         }),
     }),
     defineTool({
+      name: 'json_schema_2020_12_tool',
+      description: 'Tool with JSON Schema 2020-12 features',
+      // Listed exactly as written: $defs with an $anchor, $ref, composition, if/then/else.
+      input_schema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        $defs: {
+          address: {
+            $anchor: 'addressDef',
+            type: 'object',
+            properties: { street: { type: 'string' }, city: { type: 'string' } },
+          },
+        },
+        properties: {
+          name: { type: 'string' },
+          address: { $ref: '#/$defs/address' },
+          contactMethod: { type: 'string', enum: ['phone', 'email'] },
+          phone: { type: 'string' },
+          email: { type: 'string' },
+        },
+        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+        // biome-ignore lint/suspicious/noThenProperty: `then` is the JSON Schema keyword.
+        then: { required: ['phone'] },
+        else: { required: ['email'] },
+        additionalProperties: false,
+      },
+      execute: (args: Record<string, unknown>) =>
+        `Contact ${String(args.name ?? 'someone')} saved.`,
+    }),
+    defineTool({
       name: 'test_error_handling',
       description: 'Always fails.',
       input_schema: none,
