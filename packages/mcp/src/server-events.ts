@@ -41,6 +41,7 @@ export class ServerEvents implements McpServerNotifier {
     return this.#listeners.size;
   }
 
+  /** Delivers `event` to every listener; a throwing listener is reported, the rest still hear it. */
   publish(event: McpServerEvent): void {
     for (const listener of [...this.#listeners]) {
       try {
