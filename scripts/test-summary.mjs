@@ -2,6 +2,7 @@
 // Sums the vitest JSON reports of every package and app into one line: `N passed, N failed`.
 // A package with a test script but no report counts as one failure (its tests never ran).
 // `--extra-failures N` adds failed CI steps, so the line is never green when CI is red.
+// CI steps with their own tests leave a vitest-shaped report in the root test-results/.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -37,6 +38,20 @@ for (const group of ['packages', 'apps']) {
     failed += (report.numFailedTests ?? 0) + brokenFiles;
     console.log(
       `${group}/${name}: ${report.numPassedTests ?? 0} passed, ${(report.numFailedTests ?? 0) + brokenFiles} failed`,
+    );
+  }
+}
+// CI steps that are not vitest (e.g. .ci/mcp-conformance.sh) leave a report of the same
+// shape in the root test-results/.
+const stepReports = join(root, 'test-results');
+if (existsSync(stepReports)) {
+  for (const file of readdirSync(stepReports).sort()) {
+    if (!file.endsWith('.json')) continue;
+    const report = JSON.parse(readFileSync(join(stepReports, file), 'utf8'));
+    passed += report.numPassedTests ?? 0;
+    failed += report.numFailedTests ?? 0;
+    console.log(
+      `${file.replace(/\.json$/, '')}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`,
     );
   }
 }

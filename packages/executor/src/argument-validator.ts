@@ -1,9 +1,8 @@
 import type { JsonObject } from '@mtpx/protocol';
 import type { ValidateFunction } from 'ajv';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import { z } from 'zod';
 import { describeProblems, formatAjvErrors, formatZodIssues } from './argument-errors';
+import { DialectCompiler } from './schema-dialects';
 import type { AnyTool } from './toolkit';
 
 /** The arguments a tool runs with, or why they are rejected. */
@@ -13,12 +12,13 @@ export type ArgumentCheck =
 
 /**
  * Checks call arguments against each tool's input schema. A JSON Schema is compiled once
- * per tool (on its first call) by Ajv in JSON Schema 2020-12 mode with `allErrors`, so
- * every failing path is named; a zod schema parses the arguments itself (its defaults and
- * transforms apply). One instance per executor, so compiled schemas go with it.
+ * per tool (on its first call) by Ajv with `allErrors`, so every failing path is named, in
+ * the dialect its `$schema` declares (draft-07, 2019-09 or 2020-12; 2020-12 when it
+ * declares none or an unknown one); a zod schema parses the arguments itself (its defaults
+ * and transforms apply). One instance per executor, so compiled schemas go with it.
  */
 export class ArgumentValidator {
-  #ajv: Ajv2020 | undefined;
+  readonly #compiler = new DialectCompiler();
   readonly #compiled = new WeakMap<AnyTool, ValidateFunction | Error>();
 
   /** The arguments `tool` should run with, or a message naming each failing path. */
@@ -43,9 +43,8 @@ export class ArgumentValidator {
   #validatorFor(tool: AnyTool): ValidateFunction | Error {
     let validate = this.#compiled.get(tool);
     if (validate === undefined) {
-      this.#ajv ??= createAjv();
       try {
-        validate = this.#ajv.compile(tool.input_schema);
+        validate = this.#compiler.compile(tool.input_schema);
       } catch (error) {
         validate = error instanceof Error ? error : new Error(String(error));
       }
@@ -60,13 +59,4 @@ function rejected(tool: AnyTool, problems: string[]): ArgumentCheck {
     ok: false,
     message: `Invalid arguments for "${tool.name}": ${describeProblems(problems)}.`,
   };
-}
-
-function createAjv(): Ajv2020 {
-  // `strict: false`: schemas come from tool authors and MCP servers and may carry
-  // keywords Ajv does not know; they are ignored rather than refused. No coercion, no
-  // defaults: the model must send the right types, and its arguments are never modified.
-  const ajv = new Ajv2020({ allErrors: true, verbose: true, strict: false, coerceTypes: false });
-  addFormats(ajv);
-  return ajv;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult, Tool as McpToolListing } from '@modelcontextprotocol/server';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import {
   type AnyTool,
   createExecutor,
@@ -12,22 +12,20 @@ import {
   ToolRegistry,
   toolSpecOf,
 } from '@mtpx/executor';
-import {
-  type JsonValue,
-  type RiskLevel,
-  type ToolResult,
-  toolMessageFromResult,
-  toolOutput,
-} from '@mtpx/protocol';
+import { type JsonValue, type ToolResult, toolMessageFromResult, toolOutput } from '@mtpx/protocol';
 import { approvalGate } from './approval-gate';
+import type { McpCacheableMethod, McpCacheHint, McpIcon } from './mcp-listing';
 import type { McpPromptDefinition } from './mcp-prompt';
 import type { McpResourceDefinition } from './mcp-resource';
-import { isMcpTool, type RoundScope, withRoundScope } from './mcp-tool';
+import type { McpResourceTemplate } from './mcp-resource-template';
+import { type RoundScope, withRoundScope } from './mcp-tool';
 import { type McpToolServer, toolServerFromDefinition } from './mcp-tool-server';
 import { createStateSigner } from './request-state';
 import { complete, type RoundContext, type RoundResult } from './round-result';
 import type { ServedTool, ToolSource } from './sdk-server';
+import { ServerEvents } from './server-events';
 import { errorToCallToolResult, outputToCallToolResult } from './tool-content';
+import { type McpToolListingOptions, toolListing } from './tool-listing';
 
 /** Options of {@link createMcpServer}. */
 export interface CreateMcpServerOptions {
@@ -36,12 +34,29 @@ export interface CreateMcpServerOptions {
   /** The server's version. */
   version: string;
   title?: string;
+  /** What the server does, for people choosing servers. */
+  description?: string;
+  websiteUrl?: string;
+  icons?: McpIcon[];
   /** How to use the server, for the client's model. */
   instructions?: string;
   /** The tools: a registry, or a list of tools and toolkits (`defineMcpTool` tools ask for input). */
   tools: ToolRegistry | ReadonlyArray<AnyTool | Toolkit>;
+  /**
+   * What each tool's MCP listing adds, by tool name: `title`, `icons`, `output_schema`
+   * (checked against every result before it is sent), `annotations`. `defineMcpTool`
+   * tools take the same fields on their definition.
+   */
+  toolListings?: Readonly<Record<string, McpToolListingOptions>>;
   prompts?: readonly McpPromptDefinition[];
   resources?: readonly McpResourceDefinition[];
+  /** Resource families named by RFC 6570 URI templates (`defineMcpResourceTemplate`). */
+  resourceTemplates?: readonly McpResourceTemplate[];
+  /**
+   * Caching hints per list for 2026-07-28 results (`ttlMs`, `cacheScope`); a resource's
+   * own `cacheHint` wins for its reads. Default: `ttlMs: 0`, `cacheScope: 'private'`.
+   */
+  cacheHints?: Partial<Record<McpCacheableMethod, McpCacheHint>>;
   /**
    * Risk policy (default: read_only and write allowed, destructive asked). A tool whose
    * decision is `ask` gets a confirmation round (a form elicitation) before it runs.
@@ -99,13 +114,17 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
   const serve = (tool: AnyTool): ServedTool => {
     let entry = served.get(tool);
     if (entry === undefined) {
-      entry = { descriptor: listing(tool), hook: toolHook(tool) };
+      const { descriptor, checkResult } = toolListing(tool, options.toolListings?.[tool.name]);
+      entry = { descriptor, hook: toolHook(tool, checkResult) };
       served.set(tool, entry);
     }
     return entry;
   };
 
-  function toolHook(tool: AnyTool): ServedTool['hook'] {
+  function toolHook(
+    tool: AnyTool,
+    checkResult: (result: CallToolResult) => CallToolResult,
+  ): ServedTool['hook'] {
     const run = async (
       args: Record<string, unknown>,
       context: RoundContext,
@@ -126,7 +145,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
         approvedCalls.delete(call.id);
       }
       if (scope.result?.type === 'input_required' && result?.success) return scope.result;
-      return complete(toolResultToCallToolResult(result));
+      return complete(checkResult(toolResultToCallToolResult(result)));
     };
     return async (args, context) => {
       const decision = policy.decide(toolSpecOf(tool), {
@@ -159,10 +178,16 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
     name: options.name,
     version: options.version,
     ...(options.title !== undefined && { title: options.title }),
+    ...(options.description !== undefined && { description: options.description }),
+    ...(options.websiteUrl !== undefined && { websiteUrl: options.websiteUrl }),
+    ...(options.icons !== undefined && { icons: options.icons }),
+    ...(options.cacheHints !== undefined && { cacheHints: options.cacheHints }),
     ...(options.instructions !== undefined && { instructions: options.instructions }),
     tools,
     prompts: options.prompts ?? [],
     resources: options.resources ?? [],
+    resourceTemplates: options.resourceTemplates ?? [],
+    events: new ServerEvents(options.onError),
     signer: createStateSigner({
       ...(options.stateKey !== undefined && { key: options.stateKey }),
       ...(options.stateTtlSeconds !== undefined && { ttlSeconds: options.stateTtlSeconds }),
@@ -170,23 +195,6 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
     ...(options.maxRounds !== undefined && { maxRounds: options.maxRounds }),
     onError: options.onError,
   });
-}
-
-const annotationsByRisk: Record<RiskLevel, McpToolListing['annotations']> = {
-  read_only: { readOnlyHint: true, destructiveHint: false },
-  write: { readOnlyHint: false, destructiveHint: false },
-  destructive: { readOnlyHint: false, destructiveHint: true },
-};
-
-/** A tool's MCP listing: its schema kept, its risk level as annotations. */
-function listing(tool: AnyTool): McpToolListing {
-  return {
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.input_schema as McpToolListing['inputSchema'],
-    annotations: annotationsByRisk[tool.risk_level ?? 'read_only'],
-    ...(isMcpTool(tool) && { _meta: { 'dev.mtpx/multi-round': true } }),
-  };
 }
 
 /** An executor result as an MCP tool result: the output (and media), or `isError`. */

@@ -210,6 +210,32 @@ describe('input responses', () => {
   });
 });
 
+describe('answers sent in advance (SEP-2322: servers need not keep state)', () => {
+  it('regression: a first call that already answers what the tool asks completes, extra keys ignored', async () => {
+    const { body } = await call({
+      name: 'greet',
+      arguments: {},
+      inputResponses: { name: accept({ name: 'Alice' }), unknown_extra_key: accept({ foo: 1 }) },
+    });
+    expect(body.result?.content).toEqual([{ type: 'text', text: 'Hello, Alice!' }]);
+  });
+
+  it('asks as usual when an advance answer is missing or malformed', async () => {
+    const malformed = await call({
+      name: 'greet',
+      arguments: {},
+      inputResponses: { name: 12345 },
+    });
+    expect(malformed.body.result?.resultType).toBe('input_required');
+    const wrongKey = await call({
+      name: 'greet',
+      arguments: {},
+      inputResponses: { nickname: accept({ name: 'Al' }) },
+    });
+    expect(Object.keys(wrongKey.body.result?.inputRequests ?? {})).toEqual(['name']);
+  });
+});
+
 describe('client capabilities (-32021)', () => {
   it('refuses to ask a raw 2026-07-28 client for input it did not declare', async () => {
     const exchange = await call({ name: 'greet', arguments: {} }, {});

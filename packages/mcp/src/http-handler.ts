@@ -6,7 +6,8 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { safeParseJson } from '@mtpx/protocol';
-import type { McpToolServer } from './mcp-tool-server';
+import { type BearerTokenCheck, bearerTokenRefusal } from './http-guard';
+import { listenToServerEvents, type McpToolServer } from './mcp-tool-server';
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions {
@@ -17,6 +18,11 @@ export interface McpHttpHandlerOptions {
   sessionIdleMs?: number;
   /** Most 2025-era sessions open at once; a new one beyond it is refused (503). Default 1000. */
   maxSessions?: number;
+  /**
+   * Requires `Authorization: Bearer <token>` on every request, accepted when this returns
+   * true; others answer 401 with a `WWW-Authenticate: Bearer` challenge. Default: none.
+   */
+  checkBearerToken?: BearerTokenCheck;
   /** Out-of-band errors (reporting only). */
   onError?: (error: Error) => void;
 }
@@ -61,6 +67,8 @@ export function createMcpHttpHandler(
     ...(options.onError !== undefined && { onerror: options.onError }),
   });
   const sessions = new Map<string, LegacySession>();
+  // 2026-07-28 clients hear of changes on their `subscriptions/listen` streams.
+  const stopForwarding = listenToServerEvents(server, (event) => modern.bus.publish(event));
 
   const touch = (id: string, session: LegacySession) => {
     if (session.idleTimer !== undefined) clearTimeout(session.idleTimer);
@@ -105,12 +113,21 @@ export function createMcpHttpHandler(
 
   return {
     async fetch(request) {
+      if (options.checkBearerToken !== undefined) {
+        const refused = await bearerTokenRefusal(
+          request,
+          options.checkBearerToken,
+          options.onError,
+        );
+        if (refused !== undefined) return refused;
+      }
       return (await isLegacyRequest(request)) ? serveLegacy(request) : modern.fetch(request);
     },
     get sessionCount() {
       return sessions.size;
     },
     async close() {
+      stopForwarding();
       const open = [...sessions.values()];
       sessions.clear();
       await Promise.all([modern.close(), ...open.map((session) => session.transport.close())]);

@@ -1,3 +1,4 @@
+export type { McpLogEntry } from './client-notifications';
 export {
   type CreateMcpServerOptions,
   createMcpServer,
@@ -9,6 +10,7 @@ export {
   type McpAdapterErrorCode,
   type McpAdapterErrorOptions,
 } from './errors';
+export type { BearerTokenCheck } from './http-guard';
 export {
   createMcpHttpHandler,
   type McpHttpHandler,
@@ -61,6 +63,7 @@ export {
   mcpClientCapabilities,
   mcpClientOptions,
 } from './mcp-client';
+export type { McpCacheableMethod, McpCacheHint, McpIcon } from './mcp-listing';
 export {
   defineMcpPrompt,
   type McpPromptArgument,
@@ -75,6 +78,14 @@ export {
   type McpResourceDefinition,
   type McpResourceResult,
 } from './mcp-resource';
+export {
+  defineMcpResourceTemplate,
+  type McpCompleter,
+  type McpResourceTemplate,
+  type McpResourceTemplateDefinition,
+  type McpTemplateArgs,
+  type McpTemplateVariables,
+} from './mcp-resource-template';
 export { defineMcpTool, isMcpTool, type McpTool, type McpToolDefinition } from './mcp-tool';
 export { isMcpToolServer, type McpToolServer } from './mcp-tool-server';
 export { type McpToolsOptions, mcpTools } from './mcp-tools';
@@ -85,6 +96,7 @@ export {
   complete,
   type InputRequiredRound,
   inputRequired,
+  type McpLogLevel,
   type ProgressOptions,
   type RoundContext,
   type RoundHook,
@@ -93,4 +105,6 @@ export {
 export type { ProtocolEra } from './sdk-server';
 export { type McpHttpServer, type ServeMcpOptions, serveMcp } from './serve-mcp';
 export { type McpStdioServer, type ServeMcpStdioOptions, serveMcpStdio } from './serve-stdio';
+export type { McpServerEvent, McpServerNotifier } from './server-events';
+export type { McpToolListingOptions } from './tool-listing';
 export { VERSION } from './version';

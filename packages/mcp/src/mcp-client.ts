@@ -34,7 +34,7 @@ export interface McpCallOptions {
 export interface McpClient {
   listTools(params?: { cursor?: string }, ...rest: unknown[]): Promise<unknown>;
   callTool(
-    params: { name: string; arguments?: Record<string, unknown> },
+    params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
     ...rest: unknown[]
   ): Promise<unknown>;
   setRequestHandler(method: unknown, handler: unknown, ...rest: unknown[]): void;
@@ -53,7 +53,7 @@ export function isModernSdkClient(client: McpClient): client is ModernClient {
 /** Calls a tool with the call signature of the client's SDK version. */
 export function callToolOn(
   client: McpClient,
-  params: { name: string; arguments: Record<string, unknown> },
+  params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, unknown> },
   options: McpCallOptions,
 ): Promise<unknown> {
   return isModernSdkClient(client)

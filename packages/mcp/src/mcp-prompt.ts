@@ -1,6 +1,8 @@
 import type { GetPromptResult } from '@modelcontextprotocol/server';
 import type { JsonObject } from '@mtpx/protocol';
 import { McpAdapterError } from './errors';
+import type { McpIcon } from './mcp-listing';
+import type { McpCompleter } from './mcp-resource-template';
 import type { RoundHook } from './round-result';
 
 /** One message of a prompt; a string `content` is a text block. */
@@ -19,6 +21,8 @@ export interface McpPromptArgument {
   name: string;
   description?: string;
   required?: boolean;
+  /** Suggests values as the user types (`completion/complete` with `ref/prompt`). */
+  complete?: McpCompleter;
 }
 
 /** A prompt served over MCP. Give `get`, or `round` for a prompt that asks for input. */
@@ -26,6 +30,7 @@ export interface McpPromptDefinition {
   name: string;
   title?: string;
   description?: string;
+  icons?: McpIcon[];
   arguments?: McpPromptArgument[];
   /** Builds the messages in one go. */
   get?: (args: Record<string, string>) => McpPromptResult | Promise<McpPromptResult>;

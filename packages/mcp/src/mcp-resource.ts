@@ -1,5 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import { McpAdapterError } from './errors';
+import type { McpCacheHint, McpIcon } from './mcp-listing';
 import type { RoundHook } from './round-result';
 
 /** One piece of a resource's contents: text, or base64 `blob` bytes. */
@@ -22,6 +23,9 @@ export interface McpResourceDefinition {
   title?: string;
   description?: string;
   mimeType?: string;
+  icons?: McpIcon[];
+  /** How long clients may reuse its contents (2026-07-28 `resources/read` results). */
+  cacheHint?: McpCacheHint;
   /** Reads the contents in one go. */
   read?: (uri: string) => McpResourceResult | Promise<McpResourceResult>;
   /** A round hook: may ask the client for input before returning `complete(contents)`. */
@@ -62,7 +66,7 @@ export function resourceHook(
 
 /** A resource's contents in MCP's `ReadResourceResult` shape. */
 export function toReadResourceResult(
-  definition: McpResourceDefinition,
+  definition: { uri: string; mimeType?: string | undefined },
   result: McpResourceResult,
 ): ReadResourceResult {
   const items = Array.isArray(result) ? result : [result];

@@ -10,10 +10,12 @@ import { McpAdapterError } from './errors';
 import { inputRequestKind } from './input-requests';
 import { viewInputResponse } from './input-responses';
 import type { RoundContext, RoundHook, RoundResult } from './round-result';
+import type { McpToolListingOptions } from './tool-listing';
 
 /** What {@link defineMcpTool} takes: a tool definition whose work is a round hook. */
 export interface McpToolDefinition<TSchema extends ToolInputSchema, TArgs>
-  extends Omit<ToolDefinition<TSchema, TArgs>, 'execute' | 'cache_ttl_seconds'> {
+  extends Omit<ToolDefinition<TSchema, TArgs>, 'execute' | 'cache_ttl_seconds'>,
+    McpToolListingOptions {
   /**
    * Called once per round until it returns `complete(output)`; may ask the client for
    * input with `inputRequired(...)` (elicitation, sampling, roots) in between.
@@ -30,6 +32,8 @@ export interface McpToolDefinition<TSchema extends ToolInputSchema, TArgs>
 /** An executor tool with a round hook: served over MCP, it asks the client for input. */
 export interface McpTool<TArgs = Record<string, unknown>> extends Tool<TArgs> {
   readonly round: RoundHook<TArgs, unknown>;
+  /** What its MCP listing adds: title, icons, output schema, annotations. */
+  readonly listing: McpToolListingOptions;
 }
 
 /** One MCP round in progress, found by the executor call that runs it. */
@@ -105,7 +109,21 @@ export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferTool
       message: `Tool ${JSON.stringify(definition.name)}: a multi-round tool cannot be cached (its output depends on the client's answers).`,
     });
   }
-  const { round, execute: standalone, ...rest } = definition;
+  const {
+    round,
+    execute: standalone,
+    title,
+    icons,
+    output_schema,
+    annotations,
+    ...rest
+  } = definition;
+  const listing: McpToolListingOptions = {
+    ...(title !== undefined && { title }),
+    ...(icons !== undefined && { icons }),
+    ...(output_schema !== undefined && { output_schema }),
+    ...(annotations !== undefined && { annotations }),
+  };
   const tool = defineTool<TSchema, TArgs>({
     ...rest,
     async execute(args, context) {
@@ -120,7 +138,7 @@ export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferTool
       return scope.result.type === 'complete' ? scope.result.value : null;
     },
   });
-  return Object.assign(tool, { round });
+  return Object.assign(tool, { round, listing });
 }
 
 /** True for tools made by {@link defineMcpTool}. */
@@ -151,6 +169,12 @@ async function runWithoutClient<TArgs>(
         completed: progress,
         ...(options.total !== undefined && { total: options.total }),
         ...(options.message !== undefined && { message: options.message }),
+      });
+    },
+    // No MCP client to log to: a log line becomes a progress message the executor reports.
+    async log(level, data) {
+      toolContext.reportProgress({
+        message: `${level}: ${typeof data === 'string' ? data : JSON.stringify(data)}`,
       });
     },
     response: () => viewInputResponse(undefined),

@@ -1,9 +1,25 @@
-import { defineTool, type Tool, ToolExecutionError, type ToolRegistry } from '@mtpx/executor';
+import {
+  defineTool,
+  type Tool,
+  type ToolContext,
+  ToolExecutionError,
+  type ToolRegistry,
+} from '@mtpx/executor';
 import type { RiskLevel } from '@mtpx/protocol';
+import { installClientNotifications, type McpLogEntry } from './client-notifications';
 import { McpAdapterError } from './errors';
 import { type InputHandlers, installInputHandlers } from './input-handlers';
-import { callToolOn, listAllTools, type McpClient, type McpToolDescriptor } from './mcp-client';
+import {
+  callToolOn,
+  isModernSdkClient,
+  listAllTools,
+  type McpClient,
+  type McpToolDescriptor,
+} from './mcp-client';
 import { callToolResultToOutput, type McpToolResultLike } from './tool-content';
+
+/** The `_meta` key of a 2026-07-28 request's log level. */
+const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';
 
 /** Options of {@link mcpTools}. */
 export interface McpToolsOptions extends InputHandlers {
@@ -21,6 +37,24 @@ export interface McpToolsOptions extends InputHandlers {
   riskLevel?: RiskLevel | ((tool: McpToolDescriptor) => RiskLevel);
   /** Time limit for one call, in milliseconds (reset by progress). Default: the SDK's. */
   timeoutMs?: number;
+  /**
+   * The server's log messages (`notifications/message`). Each also reaches the calls in
+   * flight as a progress message (`call-progress` events, with no counts), so agents see
+   * them in their event streams.
+   */
+  onLog?: (entry: McpLogEntry) => void;
+  /**
+   * Asks the server for log messages at this level and above: `logging/setLevel` on the
+   * 2025 era, the level in each call's `_meta` on 2026-07-28.
+   */
+  logLevel?: McpLogEntry['level'];
+  /**
+   * Called with the fresh tools after the server said its tool list changed
+   * (`notifications/tools/list_changed`); the tools are listed again, and `registry`
+   * (when given) gets the new set in place of the old. Giving this or `registry` makes
+   * `mcpTools` listen for changes (on 2026-07-28, over a `subscriptions/listen` stream).
+   */
+  onToolsChanged?: (tools: Tool[]) => void;
 }
 
 /**
@@ -45,9 +79,44 @@ export interface McpToolsOptions extends InputHandlers {
  */
 export async function mcpTools(client: McpClient, options: McpToolsOptions = {}): Promise<Tool[]> {
   await installInputHandlers(client, options);
-  const descriptors = (await listAllTools(client)).filter(options.filter ?? (() => true));
-  const tools = descriptors.map((descriptor) => importTool(client, descriptor, options));
+  const inFlight = new Set<ToolContext>();
+  const load = async () =>
+    (await listAllTools(client))
+      .filter(options.filter ?? (() => true))
+      .map((descriptor) => importTool(client, descriptor, options, inFlight));
+  let tools = await load();
   options.registry?.register(tools);
+
+  const watch = options.registry !== undefined || options.onToolsChanged !== undefined;
+  let relisting = Promise.resolve();
+  await installClientNotifications(client, {
+    ...((options.onLog !== undefined || options.logLevel !== undefined) && {
+      onLog: (entry: McpLogEntry) => {
+        options.onLog?.(entry);
+        const text = typeof entry.data === 'string' ? entry.data : JSON.stringify(entry.data);
+        const message = `${entry.level}${entry.logger ? ` (${entry.logger})` : ''}: ${text}`;
+        for (const context of inFlight) context.reportProgress({ message });
+      },
+    }),
+    ...(watch && {
+      onToolListChanged: () => {
+        // One re-list at a time, in order, so the registry never holds two versions.
+        relisting = relisting.then(async () => {
+          const fresh = await load().catch(() => undefined);
+          if (fresh === undefined) return;
+          for (const tool of tools) options.registry?.unregister(tool.name);
+          options.registry?.register(fresh);
+          tools = fresh;
+          options.onToolsChanged?.(fresh);
+        });
+      },
+    }),
+  });
+  const modernEra = isModernSdkClient(client) && client.getProtocolEra() === 'modern';
+  if (options.logLevel !== undefined && !modernEra) {
+    const logging = client as { setLoggingLevel?: (level: string) => Promise<unknown> };
+    await logging.setLoggingLevel?.(options.logLevel).catch(() => undefined);
+  }
   return tools;
 }
 
@@ -55,6 +124,7 @@ function importTool(
   client: McpClient,
   descriptor: McpToolDescriptor,
   options: McpToolsOptions,
+  inFlight: Set<ToolContext>,
 ): Tool {
   const riskLevel =
     typeof options.riskLevel === 'function'
@@ -67,10 +137,17 @@ function importTool(
     risk_level: riskLevel,
     async execute(args, context) {
       let result: McpToolResultLike;
+      inFlight.add(context);
       try {
         result = (await callToolOn(
           client,
-          { name: descriptor.name, arguments: args },
+          {
+            name: descriptor.name,
+            arguments: args,
+            // 2026-07-28 has no logging/setLevel: each request names the level it wants.
+            ...(options.logLevel !== undefined &&
+              isModernSdkClient(client) && { _meta: { [LOG_LEVEL_META_KEY]: options.logLevel } }),
+          },
           {
             signal: context.signal,
             resetTimeoutOnProgress: true,
@@ -90,6 +167,8 @@ function importTool(
           code: adapted.code,
           cause: adapted,
         });
+      } finally {
+        inFlight.delete(context);
       }
       const output = callToolResultToOutput(result);
       if (result.isError === true) {

@@ -1,3 +1,4 @@
+import { ResourceNotFoundError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMcpServer } from './create-mcp-server';
 import { McpAdapterError } from './errors';
@@ -141,13 +142,24 @@ describe.each([
   it('answers unknown and failing prompts with JSON-RPC errors', async () => {
     const client = await connect();
     await expect(client.getPrompt({ name: 'nope' })).rejects.toMatchObject({ code: -32602 });
-    await expect(client.readResource({ uri: 'docs://nope' })).rejects.toMatchObject({
-      code: -32602,
-    });
+    // SEP-2164: `data` is exactly `{ uri }`, so clients recognise resource-not-found.
+    const notFound = await client.readResource({ uri: 'docs://nope' }).catch((error) => error);
+    expect(notFound).toMatchObject({ code: -32602, data: { uri: 'docs://nope' } });
+    expect(Object.keys(notFound.data)).toEqual(['uri']);
     await expect(client.getPrompt({ name: 'broken' })).rejects.toMatchObject({
       code: -32603,
       message: expect.stringContaining('no template'),
     });
+    await client.close();
+  });
+});
+
+describe('an unknown resource (SEP-2164)', () => {
+  it('regression: the v2 client recognises it as ResourceNotFoundError (data.uri was missing)', async () => {
+    const client = await connectModernClient(http.url, user);
+    const error = await client.readResource({ uri: 'docs://missing' }).catch((cause) => cause);
+    expect(error).toBeInstanceOf(ResourceNotFoundError);
+    expect((error as ResourceNotFoundError).uri).toBe('docs://missing');
     await client.close();
   });
 });

@@ -64,6 +64,17 @@ export interface ProgressOptions {
   message?: string;
 }
 
+/** The syslog severities MCP logging uses, least severe first. */
+export type McpLogLevel =
+  | 'debug'
+  | 'info'
+  | 'notice'
+  | 'warning'
+  | 'error'
+  | 'critical'
+  | 'alert'
+  | 'emergency';
+
 /** What every round hook is given. */
 export interface RoundContext {
   /** The capabilities the client declared (`{}` when it declared none). */
@@ -86,6 +97,12 @@ export interface RoundContext {
    * above the last one reported for this call (in any round) are not sent.
    */
   progress(progress: number, options?: ProgressOptions): Promise<void>;
+  /**
+   * Sends a log message (`notifications/message`) to the client, when its level is at or
+   * above the one the client asked for: `logging/setLevel` on the 2025 era, the request's
+   * own log level on 2026-07-28 (a request that names none gets no log messages).
+   */
+  log(level: McpLogLevel, data: unknown, logger?: string): Promise<void>;
   /** The answer for `key`, read by kind (`missing` when there is none). */
   response(key: string): InputResponseView;
   /**

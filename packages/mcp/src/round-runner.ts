@@ -50,13 +50,38 @@ export async function runRound<TArgs, TValue>(
   call: RoundCall<TArgs, TValue>,
   environment: RoundEnvironment,
 ): Promise<RoundOutcome<TValue>> {
-  const { context, signer } = environment;
   const binding: StateBinding = {
     method: call.method,
     target: call.target,
     argumentsDigest: jsonDigest(call.args ?? {}),
   };
-  const previous = readState(context, signer, binding, environment.onError);
+  const { context, signer } = environment;
+  const token: unknown = context.mcpReq.requestState();
+  if (token !== undefined) {
+    return runFrom(
+      call,
+      environment,
+      binding,
+      readState(token, signer, binding, environment.onError),
+    );
+  }
+  return runFrom(call, environment, binding, FIRST_ROUND, true);
+}
+
+/**
+ * One round from `previous`. On a first round (`answersInAdvance`), a client may already
+ * send the answers (SEP-2322 servers need not keep state): when the hook asks for input
+ * and the request carries a well-formed response for every key it asks, the round runs
+ * again with those answers instead of asking.
+ */
+async function runFrom<TArgs, TValue>(
+  call: RoundCall<TArgs, TValue>,
+  environment: RoundEnvironment,
+  binding: StateBinding,
+  previous: RoundState,
+  answersInAdvance = false,
+): Promise<RoundOutcome<TValue>> {
+  const { context, signer } = environment;
   const answers = collectAnswers(previous, context);
 
   const missing = Object.keys(previous.pending).filter((key) => !(key in answers));
@@ -89,6 +114,9 @@ export async function runRound<TArgs, TValue>(
           ...(options.message !== undefined && { message: options.message }),
         },
       });
+    },
+    async log(level, data, logger) {
+      await context.mcpReq.log(level, data, logger);
     },
     response: (key) => viewInputResponse(answers[key]),
     accepted: ((key: string, schema?: z.ZodType) => {
@@ -139,19 +167,36 @@ export async function runRound<TArgs, TValue>(
     ...(lastProgress !== undefined && { lastProgress }),
     ...(result.state !== undefined && { state: result.state }),
   };
+  if (answersInAdvance && answersEveryRequest(requests, context)) {
+    return runFrom(call, environment, binding, next);
+  }
   return inputRequiredOutcome(requests, next, binding, signer);
+}
+
+/** True when the request carries a response object for every key of `requests`. */
+function answersEveryRequest(requests: InputRequests, context: ServerContext): boolean {
+  const keys = Object.keys(requests);
+  const incoming = context.mcpReq.inputResponses ?? {};
+  const dropped = new Set(context.mcpReq.droppedInputResponseKeys ?? []);
+  return (
+    keys.length > 0 &&
+    keys.every(
+      (key) =>
+        key in incoming &&
+        !dropped.has(key) &&
+        checkInputResponse(requests[key] as InputRequests[string], incoming[key]).ok,
+    )
+  );
 }
 
 const FIRST_ROUND: RoundState = { round: 1, pending: {}, received: {} };
 
 function readState(
-  context: ServerContext,
+  token: unknown,
   signer: StateSigner,
   binding: StateBinding,
   onError: RoundEnvironment['onError'],
 ): RoundState {
-  const token: unknown = context.mcpReq.requestState();
-  if (token === undefined) return FIRST_ROUND;
   const verified = typeof token === 'string' ? signer.verify(token, binding) : undefined;
   if (verified?.ok) return verified.state;
   const reason = verified === undefined ? 'malformed' : verified.reason;

@@ -5,17 +5,22 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { JSON_RPC_CODES, McpAdapterError, toProtocolError } from './errors';
+import { installCompletionHandler } from './completion-handler';
+import type { McpCacheableMethod, McpCacheHint, McpIcon } from './mcp-listing';
 import {
   type McpPromptDefinition,
   type McpPromptResult,
   promptHook,
   toGetPromptResult,
 } from './mcp-prompt';
-import { type McpResourceDefinition, resourceHook, toReadResourceResult } from './mcp-resource';
+import type { McpResourceDefinition } from './mcp-resource';
+import type { McpResourceTemplate } from './mcp-resource-template';
 import type { StateSigner } from './request-state';
+import { installResourceHandlers } from './resource-handlers';
 import type { ClientCapabilities, RoundHook } from './round-result';
-import { type RoundOutcome, runRound } from './round-runner';
+import { type RoundEnvironment, runRound } from './round-runner';
+import { failure, settle, unknownTarget } from './served-results';
+import type { McpServerEvent, ServerEvents } from './server-events';
 import { errorToCallToolResult } from './tool-content';
 
 /** A tool as the server serves it: its MCP listing and the hook that answers each round. */
@@ -37,11 +42,19 @@ export interface ServerDefinition {
   name: string;
   version: string;
   title?: string;
+  description?: string;
+  websiteUrl?: string;
+  icons?: McpIcon[];
   instructions?: string;
   tools: ToolSource;
   prompts: readonly McpPromptDefinition[];
   resources: readonly McpResourceDefinition[];
+  resourceTemplates: readonly McpResourceTemplate[];
+  /** Per-list caching hints for 2026-07-28 results. */
+  cacheHints?: Partial<Record<McpCacheableMethod, McpCacheHint>>;
   signer: StateSigner;
+  /** Change events, fanned out to every live connection. */
+  events: ServerEvents;
   /** Rounds the legacy replay runs for one 2025-era call before giving up. */
   maxRounds?: number;
   onError?: ((error: Error) => void) | undefined;
@@ -52,25 +65,33 @@ export type ProtocolEra = 'modern' | 'legacy';
 
 /**
  * One low-level SDK `Server` for one connection (stdio, 2025-era HTTP session) or one
- * request (2026-07-28 HTTP), answering `tools/*`, `prompts/*` and `resources/*` with the
- * round runner. The SDK's legacy shim replays `input_required` rounds to 2025-era clients
- * as real server-to-client requests on the same connection.
+ * request (2026-07-28 HTTP), answering `tools/*`, `prompts/*`, `resources/*`,
+ * `completion/complete` and logging with the round runner. The SDK's legacy shim replays
+ * `input_required` rounds to 2025-era clients as real server-to-client requests on the
+ * same connection; a 2025-era connection also gets the server's change notifications.
  */
 export function createSdkServer(definition: ServerDefinition, era: ProtocolEra): Server {
-  const { tools, prompts, resources, signer, onError } = definition;
+  const { tools, prompts, resources, resourceTemplates, signer, onError } = definition;
+  const hasResources = resources.length > 0 || resourceTemplates.length > 0;
   const server = new Server(
     {
       name: definition.name,
       version: definition.version,
       ...(definition.title !== undefined && { title: definition.title }),
+      ...(definition.description !== undefined && { description: definition.description }),
+      ...(definition.websiteUrl !== undefined && { websiteUrl: definition.websiteUrl }),
+      ...(definition.icons !== undefined && { icons: definition.icons }),
     },
     {
       capabilities: {
-        tools: {},
-        ...(prompts.length > 0 && { prompts: {} }),
-        ...(resources.length > 0 && { resources: {} }),
+        tools: { listChanged: true },
+        logging: {},
+        ...(prompts.length > 0 && { prompts: { listChanged: true } }),
+        ...(hasResources && { resources: { subscribe: true, listChanged: true } }),
+        ...((prompts.length > 0 || resourceTemplates.length > 0) && { completions: {} }),
       },
       ...(definition.instructions !== undefined && { instructions: definition.instructions }),
+      ...(definition.cacheHints !== undefined && { cacheHints: definition.cacheHints }),
       ...(definition.maxRounds !== undefined && {
         inputRequired: { maxRounds: definition.maxRounds },
       }),
@@ -78,7 +99,7 @@ export function createSdkServer(definition: ServerDefinition, era: ProtocolEra):
   );
   if (onError !== undefined) server.onerror = onError;
 
-  const environment = (context: ServerContext) => ({
+  const environment = (context: ServerContext): RoundEnvironment => ({
     signer,
     context,
     era,
@@ -112,11 +133,14 @@ export function createSdkServer(definition: ServerDefinition, era: ProtocolEra):
   if (prompts.length > 0) {
     const byName = new Map(prompts.map((prompt) => [prompt.name, prompt]));
     server.setRequestHandler('prompts/list', () => ({
-      prompts: prompts.map(({ name, title, description, arguments: promptArguments }) => ({
+      prompts: prompts.map(({ name, title, description, icons, arguments: promptArguments }) => ({
         name,
         ...(title !== undefined && { title }),
         ...(description !== undefined && { description }),
-        ...(promptArguments !== undefined && { arguments: promptArguments }),
+        ...(icons !== undefined && { icons }),
+        ...(promptArguments !== undefined && {
+          arguments: promptArguments.map(({ complete: _complete, ...argument }) => argument),
+        }),
       })),
     }));
     server.setRequestHandler('prompts/get', async (request, context) => {
@@ -131,83 +155,35 @@ export function createSdkServer(definition: ServerDefinition, era: ProtocolEra):
     });
   }
 
-  if (resources.length > 0) {
-    const byUri = new Map(resources.map((resource) => [resource.uri, resource]));
-    server.setRequestHandler('resources/list', () => ({
-      resources: resources.map(({ uri, name, title, description, mimeType }) => ({
-        uri,
-        name,
-        ...(title !== undefined && { title }),
-        ...(description !== undefined && { description }),
-        ...(mimeType !== undefined && { mimeType }),
-      })),
-    }));
-    server.setRequestHandler('resources/read', async (request, context) => {
-      const resource = byUri.get(request.params.uri);
-      if (resource === undefined) throw unknownTarget('resource', request.params.uri);
-      const outcome = await runRound(
-        {
-          method: 'resources/read',
-          target: resource.uri,
-          args: { uri: resource.uri },
-          hook: resourceHook(resource),
-        },
-        environment(context),
-      );
-      return settle(
-        outcome,
-        (value) => toReadResourceResult(resource, value),
-        failure(`resource ${resource.uri}`),
-      );
+  if (hasResources) {
+    installResourceHandlers(server, {
+      resources,
+      templates: resourceTemplates,
+      environment,
+      era,
+      events: definition.events,
     });
   }
+  if (prompts.length > 0 || resourceTemplates.length > 0) {
+    installCompletionHandler(server, prompts, resourceTemplates);
+  }
+  if (era === 'legacy') forwardListChanges(server, definition.events);
   return server;
 }
 
-function settle<TValue, TResult>(
-  outcome: RoundOutcome<TValue>,
-  onComplete: (value: TValue) => TResult,
-  onFailure: (message: string, error: unknown) => TResult,
-) {
-  switch (outcome.type) {
-    case 'complete':
-      return onComplete(outcome.value);
-    case 'input_required':
-      return outcome.result;
-    case 'failed':
-      return onFailure(
-        outcome.error instanceof Error ? outcome.error.message : String(outcome.error),
-        outcome.error,
-      );
-  }
-}
-
-/**
- * Prompts and resources have no `isError` result: a throwing hook is a JSON-RPC error —
- * an McpAdapterError's own code when it has one, -32603 otherwise.
- */
-function failure(what: string) {
-  return (message: string, error: unknown): never => {
-    if (McpAdapterError.isInstance(error) && error.jsonRpcCode !== undefined) {
-      throw toProtocolError(error);
-    }
-    throw toProtocolError(
-      new McpAdapterError({
-        code: 'adapter_error',
-        message: `The ${what} failed: ${message}`,
-        jsonRpcCode: JSON_RPC_CODES.internalError,
-        cause: error,
-      }),
-    );
+/** A 2025-era connection hears of list changes as notifications on the connection. */
+function forwardListChanges(server: Server, events: ServerEvents): void {
+  const send: Partial<Record<McpServerEvent['kind'], () => Promise<void>>> = {
+    tools_list_changed: () => server.sendToolListChanged(),
+    prompts_list_changed: () => server.sendPromptListChanged(),
+    resources_list_changed: () => server.sendResourceListChanged(),
   };
-}
-
-function unknownTarget(kind: string, name: string) {
-  return toProtocolError(
-    new McpAdapterError({
-      code: 'unknown_target',
-      message: `Unknown ${kind}: ${name}`,
-      jsonRpcCode: JSON_RPC_CODES.invalidParams,
-    }),
-  );
+  const stop = events.listen((event) => {
+    void send[event.kind]?.().catch(() => undefined);
+  });
+  const previous = server.onclose;
+  server.onclose = () => {
+    stop();
+    previous?.();
+  };
 }

@@ -1,12 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import {
-  hostHeaderValidationResponse,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
-} from '@modelcontextprotocol/server';
 import { McpAdapterError } from './errors';
+import { createHttpGuard } from './http-guard';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler';
 import type { McpToolServer } from './mcp-tool-server';
 import { toWebRequest, writeWebResponse } from './node-http';
@@ -20,10 +15,17 @@ export interface ServeMcpOptions extends McpHttpHandlerOptions {
   /** The endpoint path. Default `/mcp`. */
   path?: string;
   /**
-   * Host names the `Host` and `Origin` headers may carry (DNS-rebinding protection).
-   * Default: the localhost names when `host` is a loopback address, no check otherwise.
+   * Host names the `Host` and `Origin` headers may carry (DNS-rebinding protection); a
+   * request outside them answers 403. Default: the localhost names when `host` is a
+   * loopback address; otherwise `Host` is not checked and a sent `Origin` must be the
+   * host the request was addressed to.
    */
   allowedHosts?: string[];
+  /**
+   * Host names the `Origin` header may carry, when browsers' origins differ from the
+   * server's names (a web app on another domain). Default: `allowedHosts`.
+   */
+  allowedOrigins?: string[];
 }
 
 /** A running Streamable HTTP server. */
@@ -35,11 +37,11 @@ export interface McpHttpServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
-
 /**
  * Serves `server` over Streamable HTTP on Node's HTTP server, to 2026-07-28 and 2025-era
- * clients alike (see {@link createMcpHttpHandler}).
+ * clients alike (see {@link createMcpHttpHandler}). Requests with a foreign `Host` or a
+ * cross-origin `Origin` are refused (403) before they reach MCP (see `allowedHosts`), and
+ * `checkBearerToken` requires a bearer token.
  *
  * @example
  * ```ts
@@ -53,10 +55,11 @@ export async function serveMcp(
 ): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
-  const allowedHosts =
-    options.allowedHosts ?? (LOOPBACK_HOSTS.has(host) ? localhostAllowedHostnames() : undefined);
-  const allowedOrigins =
-    options.allowedHosts ?? (LOOPBACK_HOSTS.has(host) ? localhostAllowedOrigins() : undefined);
+  const guard = createHttpGuard({
+    host,
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+  });
   const handler = createMcpHttpHandler(server, options);
 
   const http = createServer((nodeRequest, nodeResponse) => {
@@ -65,10 +68,7 @@ export async function serveMcp(
       if (new URL(request.url).pathname !== path) {
         return new Response('Not found', { status: 404 });
       }
-      const refused =
-        (allowedHosts && hostHeaderValidationResponse(request, allowedHosts)) ||
-        (allowedOrigins && originValidationResponse(request, allowedOrigins));
-      return refused || handler.fetch(request);
+      return guard(request) ?? handler.fetch(request);
     };
     answer()
       .catch((error: unknown) => {

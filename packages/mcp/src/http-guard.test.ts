@@ -1,0 +1,144 @@
+import { request as httpRequest } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHttpGuard } from './http-guard';
+import { type McpHttpServer, serveMcp } from './serve-mcp';
+import { connectModernClient } from './test-support/clients';
+import { testServer } from './test-support/server';
+
+const initialize = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1.0.0' },
+  },
+});
+
+/** A raw POST with exactly these headers (fetch would not let a test set `Host`). */
+function post(url: URL, headers: Record<string, string>): Promise<number | undefined> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+      },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(initialize);
+  });
+}
+
+let http: McpHttpServer | undefined;
+afterEach(async () => {
+  await http?.close();
+  http = undefined;
+});
+
+describe('serveMcp on loopback (the default)', () => {
+  it('refuses a cross-origin request and a foreign Host; accepts localhost origins', async () => {
+    http = await serveMcp(testServer(), { port: 0 });
+    const host = `127.0.0.1:${http.port}`;
+    expect(await post(http.url, { host, origin: 'https://evil.example' })).toBe(403);
+    expect(await post(http.url, { host: 'evil.example' })).toBe(403);
+    expect(await post(http.url, { host: `evil.example:${http.port}` })).toBe(403);
+    expect(await post(http.url, { host, origin: `http://localhost:5173` })).toBe(200);
+    expect(await post(http.url, { host })).toBe(200);
+  });
+
+  it('takes an allow-list instead of the localhost names', async () => {
+    http = await serveMcp(testServer(), {
+      port: 0,
+      allowedHosts: ['mcp.internal'],
+      allowedOrigins: ['app.example'],
+    });
+    expect(await post(http.url, { host: 'mcp.internal', origin: 'https://app.example' })).toBe(200);
+    expect(await post(http.url, { host: 'mcp.internal', origin: 'http://localhost' })).toBe(403);
+    expect(await post(http.url, { host: `127.0.0.1:${http.port}` })).toBe(403);
+  });
+});
+
+describe('createHttpGuard bound to a public interface without an allow-list', () => {
+  const guard = createHttpGuard({ host: '0.0.0.0' });
+  const request = (headers: Record<string, string>) =>
+    new Request('http://mcp.example.com/mcp', { method: 'POST', headers });
+
+  it('lets same-origin and Origin-less requests through, refuses other origins', () => {
+    expect(guard(request({ host: 'mcp.example.com' }))).toBeUndefined();
+    expect(
+      guard(request({ host: 'mcp.example.com:8080', origin: 'https://mcp.example.com' })),
+    ).toBeUndefined();
+    expect(
+      guard(request({ host: 'mcp.example.com', origin: 'https://evil.example' }))?.status,
+    ).toBe(403);
+    expect(guard(request({ host: 'mcp.example.com', origin: 'null' }))?.status).toBe(403);
+  });
+});
+
+describe('the bearer-token hook', () => {
+  it('answers 401 with a challenge unless the check accepts the token; the client gets through with it', async () => {
+    const seen: string[] = [];
+    http = await serveMcp(testServer(), {
+      port: 0,
+      checkBearerToken: (token, request) => {
+        seen.push(`${request.method} ${token}`);
+        return token === 'secret-token';
+      },
+    });
+    const bare = await fetch(http.url, { method: 'POST', body: initialize });
+    expect(bare.status).toBe(401);
+    expect(bare.headers.get('www-authenticate')).toBe('Bearer');
+    const wrong = await fetch(http.url, {
+      method: 'POST',
+      body: initialize,
+      headers: { authorization: 'Bearer guessed' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get('www-authenticate')).toContain('error="invalid_token"');
+
+    const client = await connectModernClient(
+      http.url,
+      {},
+      {
+        fetch: (input, init) => {
+          const headers = new Headers(init?.headers);
+          headers.set('authorization', 'Bearer secret-token');
+          return fetch(input, { ...init, headers });
+        },
+      },
+    );
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('book_table');
+    await client.close();
+    expect(seen).toContain('POST guessed');
+    expect(seen).toContain('POST secret-token');
+  });
+
+  it('refuses when the check throws, and reports the error', async () => {
+    const errors: string[] = [];
+    http = await serveMcp(testServer(), {
+      port: 0,
+      checkBearerToken: () => {
+        throw new Error('introspection endpoint down');
+      },
+      onError: (error) => errors.push(error.message),
+    });
+    const refused = await fetch(http.url, {
+      method: 'POST',
+      body: initialize,
+      headers: { authorization: 'Bearer any' },
+    });
+    expect(refused.status).toBe(401);
+    expect(errors).toEqual(['introspection endpoint down']);
+  });
+});
