@@ -1,5 +1,6 @@
 import type { Message, ToolResult, Usage } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
+import type { EagerDispatch } from './eager-dispatch';
 import {
   type JournaledCall,
   type JournaledRun,
@@ -48,7 +49,7 @@ export class RunJournalRecorder {
       userId: string | undefined;
       session: Session | undefined;
       streaming: boolean;
-      eagerDispatch: boolean;
+      eagerDispatch: EagerDispatch;
       maxRounds: number;
       toolCallLimit: number;
       progress: RunProgress;
