@@ -153,6 +153,7 @@ export async function handleCall(
       ...(call.profile ? { profile: call.profile } : {}),
       ...(call.scores ? { scores: call.scores } : {}),
       ...(call.method ? { context: { metadata: { method: call.method } } } : {}),
+      ...(context.mode === 'transparent' ? { allowUnknown: true } : {}),
     });
   } catch (error) {
     if (!MplError.isInstance(error)) throw error;
@@ -208,6 +209,7 @@ export async function handleCall(
     payload: call.payload,
     qom_profile: inspection.qom.profile,
     qom_passed: inspection.qom.passed,
+    ...(inspection.validated === false ? { validated: false } : {}),
   });
   context.metrics.provenanceEntries.inc();
   context.metrics.calls.inc({
@@ -249,6 +251,8 @@ export async function handleCall(
       },
       data,
       errors,
+      ...(inspection.validated === false ? { validated: false } : {}),
+      ...(inspection.warnings ? { warnings: inspection.warnings } : {}),
     },
     mplHeaders,
   );

@@ -125,12 +125,12 @@ describe('POST /call', () => {
   });
 
   it('blocks a QoM breach with E-QOM-BREACH naming the metric and the assertion', async () => {
-    const steps = [...taskPlan.steps, { stepId: 4, action: 'x', tool: 'y', dependsOn: [7] }];
+    // A blank goal fails a warning-severity assertion: IC 2/3, below the profile's 0.97.
     const response = await post(
       `${strict.url}/call`,
       {
         method: 'agent.plan',
-        payload: { ...taskPlan, planId: '11111111-2222-4333-8444-555555555555', steps },
+        payload: { ...taskPlan, planId: '11111111-2222-4333-8444-555555555555', goal: '   ' },
       },
       plan({ 'X-MPL-Profile': 'qom-strict-argcheck' }),
     );
@@ -140,8 +140,8 @@ describe('POST /call', () => {
       details: [
         { path: '/qom/metrics/instruction_compliance' },
         {
-          path: '/qom/assertions/dependencies_exist',
-          message: 'dependsOn must name other steps of the same plan',
+          path: '/qom/assertions/goal_not_blank',
+          message: expect.any(String),
         },
       ],
     });

@@ -42,11 +42,12 @@ interface Row {
   timestamp: string;
   qom_profile: string;
   qom_passed: number;
+  validated: number | null;
   payload?: string;
 }
 
 const columns =
-  'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed';
+  'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, validated';
 
 /**
  * A durable {@link ProvenanceStore} in SQLite (`<dataDir>/provenance.db`, WAL mode).
@@ -104,11 +105,16 @@ export class SqliteProvenanceStore implements ProvenanceStore {
         qom_profile TEXT NOT NULL,
         qom_passed INTEGER NOT NULL,
         payload TEXT NOT NULL,
+        validated INTEGER,
         UNIQUE (plan_key, seq)
       );
       CREATE INDEX IF NOT EXISTS provenance_invocations
         ON provenance_entries (invocation_id) WHERE invocation_id IS NOT NULL AND plan_id IS NOT NULL;
     `);
+    // Databases written before `validated` existed gain the column (NULL: validated).
+    const known = database.pragma('table_info(provenance_entries)') as Array<{ name: string }>;
+    if (!known.some((column) => column.name === 'validated'))
+      database.exec('ALTER TABLE provenance_entries ADD COLUMN validated INTEGER');
     this.#head = database.prepare(
       'SELECT seq, sem_hash, entry_hash FROM provenance_entries WHERE plan_key = ? ORDER BY seq DESC LIMIT 1',
     );
@@ -117,7 +123,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     );
     this.#insert = database.prepare(
       `INSERT INTO provenance_entries (plan_key, ${columns}, payload)
-       VALUES (@plan_key, @plan_id, @seq, @stype, @method, @invocation_id, @sem_hash, @parent_hash, @entry_hash, @timestamp, @qom_profile, @qom_passed, @payload)`,
+       VALUES (@plan_key, @plan_id, @seq, @stype, @method, @invocation_id, @sem_hash, @parent_hash, @entry_hash, @timestamp, @qom_profile, @qom_passed, @validated, @payload)`,
     );
     this.#chain = database.prepare(
       `SELECT ${columns} FROM provenance_entries WHERE plan_key = ? ORDER BY seq`,
@@ -199,6 +205,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       timestamp: entry.timestamp,
       qom_profile: entry.qom_profile,
       qom_passed: entry.qom_passed ? 1 : 0,
+      validated: entry.validated === false ? 0 : null,
       payload: JSON.stringify(record.payload),
     });
     return entry;
@@ -245,6 +252,7 @@ function toEntry(row: Row): ProvenanceEntry {
     qom_profile: row.qom_profile,
     qom_passed: row.qom_passed === 1,
   };
+  if (row.validated === 0) entry.validated = false;
   if (row.payload !== undefined) {
     const parsed = safeParseJson(row.payload);
     // A payload edited into invalid JSON is kept as text, so verifyChain reports it.

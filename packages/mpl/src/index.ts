@@ -32,6 +32,7 @@ export {
   MplEngine,
 } from './engine';
 export {
+  AssertionFailedError,
   ConnectionError,
   createMplError,
   type ErrorDetail,
