@@ -36,7 +36,14 @@ const payment = {
 beforeAll(async () => {
   [strict, transparent, builtins] = await Promise.all([
     serve(['--stypes', referenceRegistry]),
-    serve(['--stypes', referenceRegistry, '--mode', 'transparent']),
+    serve([
+      '--stypes',
+      referenceRegistry,
+      '--mode',
+      'transparent',
+      '--allowed-origins',
+      'https://app.example',
+    ]),
     serve([]),
   ]);
 });
@@ -125,6 +132,19 @@ describe('strict mode (built-in STypes)', () => {
 });
 
 describe('transparent mode (log only, as the reference)', () => {
+  it('still refuses cross-site writes unless the origin is allowed (--allowed-origins)', async () => {
+    const send = (origin: string) =>
+      fetch(`${transparent.url}/call`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-mpl-stype': 'org.unknown.X.v1', origin },
+        body: JSON.stringify({ method: 'm', payload: {} }),
+      });
+    const evil = await send('https://evil.example');
+    expect(evil.status).toBe(403);
+    expect((await readJson(evil)).error).toBe('E-POLICY-DENIED');
+    expect((await send('https://app.example')).status).toBe(200);
+  });
+
   it('records and forwards an unknown SType, marked unvalidated in provenance', async () => {
     const response = await call(transparent, 'org.unknown.Mystery.v1', { planId, data: 'x' });
     expect(response.status).toBe(200);

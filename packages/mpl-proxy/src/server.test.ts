@@ -254,7 +254,7 @@ describe('POST /call', () => {
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const request = httpRequest(
         `${small.url}/call`,
-        { method: 'POST', headers: plan() },
+        { method: 'POST', headers: { ...plan(), 'content-type': 'application/json' } },
         (response) => {
           let body = '';
           response.on('data', (chunk) => {
