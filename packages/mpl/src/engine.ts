@@ -1,5 +1,4 @@
 import type { AssertionContext, AssertionResult } from './assertions';
-import { canonicalize } from './canonical-json';
 import {
   createMplError,
   type ErrorDetail,
@@ -12,7 +11,7 @@ import { planReferenceOf } from './provenance';
 import { evaluateQom, type QomReport, type QomScores } from './qom';
 import { DEFAULT_QOM_PROFILE, loadQomProfiles, type QomProfile } from './qom-profiles';
 import { STypeRegistry } from './registry';
-import { type HashAlgorithm, hashCanonical } from './semantic-hash';
+import { type HashAlgorithm, semanticHash } from './semantic-hash';
 import { parseSTypeId } from './stype-id';
 
 /** How to build an {@link MplEngine} from registry folders. */
@@ -123,7 +122,7 @@ export class MplEngine {
   inspect(stype: string, payload: unknown, options: InspectOptions = {}): Inspection {
     const id = this.#parseId(stype);
     const profile = this.#profile(options.profile);
-    const semHash = hashCanonical(canonicalize(payload), this.hashAlgorithm);
+    const semHash = semanticHash(payload, { algorithm: this.hashAlgorithm });
     if (!this.registry.has(id)) {
       const unknown = new UnknownStypeError({
         message: `SType ${id} is not registered. Registered STypes: ${this.registry.ids().join(', ')}.`,

@@ -37,6 +37,7 @@ export function hashCanonical(canonical: string, algorithm: HashAlgorithm = 'sha
  * ```
  */
 export function semanticHash(value: unknown, options: { algorithm?: HashAlgorithm } = {}): string {
+  // One pass writes the canonical text (no intermediate copy of the value); one update hashes it.
   return hashCanonical(canonicalize(value), options.algorithm);
 }
 
