@@ -132,6 +132,7 @@ function trimmed(text: string): string {
 }
 
 // What JSON.stringify would escape: quotes, backslashes, control characters, surrogates.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
 const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /** A JSON string literal, as `JSON.stringify` writes it (without calling it when plain). */
