@@ -111,12 +111,18 @@ export function checkContentType(request: IncomingMessage): Refusal | undefined 
 /** A request target split into its path and query, or the refusal of a malformed one. */
 export type Target = { ok: true; path: string; query: URLSearchParams } | ({ ok: false } & Refusal);
 
+const plainPath = /^\/[A-Za-z0-9._~/-]*$/;
+const emptyQuery = new URLSearchParams();
+
 /**
  * Parses the request target (origin form `/path?query`) without ever throwing: anything
  * malformed (an absolute URL that does not parse, `%` escapes that are not UTF-8) is a 400.
  */
 export function parseTarget(raw: string | undefined): Target {
   const target = raw ?? '/';
+  // The common case (`/call`): a plain path, nothing to decode, no URL object to build.
+  if (plainPath.test(target))
+    return { ok: true, path: target.replace(/\/+$/, '') || '/', query: emptyQuery };
   let url: URL;
   try {
     url = new URL(target, 'http://mpl.local');
