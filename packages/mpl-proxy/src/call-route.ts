@@ -6,6 +6,7 @@ import {
   type MplEngine,
   MplError,
   type MplErrorCode,
+  type MplPolicy,
   PROFILE_HEADER,
   type ProvenanceStore,
   QOM_RESULT_HEADER,
@@ -31,6 +32,8 @@ export interface CallRouteContext {
   maxBodyBytes: number;
   upstream: string | undefined;
   upstreamTimeoutMs: number;
+  /** The policy every call is checked against first, when one is configured. */
+  policy?: MplPolicy | undefined;
 }
 
 /** The HTTP status of each MPL error code. */
@@ -146,6 +149,15 @@ export async function handleCall(
   if (!isJsonObject(json.value)) return fail(invalid('The body must be a JSON object'));
   const call = parseCall(request, json.value);
   if (call instanceof MplError) return fail(call);
+  if (context.policy) {
+    const decision = context.policy.check(call.stype, Buffer.byteLength(body.text));
+    if (!decision.allowed) {
+      context.metrics.errors.inc({ code: decision.error.code });
+      sendError(response, decision.status, decision.error);
+      return decision.status;
+    }
+    if (decision.requiredProfile) call.profile = decision.requiredProfile;
+  }
 
   let inspection: Inspection;
   try {

@@ -39,6 +39,8 @@ Options:
   --headers-timeout MS       time to receive a request's headers (default 10000)
   --request-timeout MS       time to receive a whole request (default 30000)
   --idle-timeout MS          keep-alive idle time of a connection (default 5000)
+  --policy FILE              a policy file: SType allow / deny patterns, required
+                             profiles, size and rate limits (E-POLICY-DENIED)
   -h, --help                 this help
 `,
   'schemas list': `mpl schemas list — list the registered STypes

@@ -7,6 +7,7 @@ import {
   hashCanonical,
   MplEngine,
   MplError,
+  MplPolicy,
   STypeRegistry,
   verifyChain,
 } from '@mtpx/mpl';
@@ -129,6 +130,7 @@ async function serve(argv: string[]): Promise<number> {
     'headers-timeout': { type: 'string' },
     'request-timeout': { type: 'string' },
     'idle-timeout': { type: 'string' },
+    policy: { type: 'string' },
   });
   if (values.help) return help('serve');
   const dataDir = (values.data as string | undefined) ?? defaultDataDir();
@@ -147,6 +149,7 @@ async function serve(argv: string[]): Promise<number> {
     ...(hashAlgorithm ? { hashAlgorithm } : {}),
     ...(values.profile ? { defaultProfile: values.profile as string } : {}),
     ...hardeningOptions(values),
+    ...(values.policy ? { policy: await MplPolicy.load(values.policy as string) } : {}),
   });
   out(
     `MPL proxy ${VERSION} listening on ${proxy.url} (mode ${mode}, ${proxy.engine.registry.size} STypes, provenance in ${dataDir}${token ? ', token required' : ''}${values.upstream ? `, upstream ${values.upstream}` : ''})`,

@@ -1,4 +1,4 @@
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +13,7 @@ const planId = '7d0c4a52-8f7e-4b1a-9c39-2f4f2f9a1e01';
 let strict: ServeProcess;
 let transparent: ServeProcess;
 let builtins: ServeProcess;
+let governed: ServeProcess;
 
 async function serve(args: string[]): Promise<ServeProcess> {
   const dataDir = await mkdtemp(join(tmpdir(), 'mpl-reference-'));
@@ -34,7 +35,19 @@ const payment = {
 };
 
 beforeAll(async () => {
-  [strict, transparent, builtins] = await Promise.all([
+  const policyDir = await mkdtemp(join(tmpdir(), 'mpl-policy-'));
+  const policyFile = join(policyDir, 'policy.json');
+  await writeFile(
+    policyFile,
+    JSON.stringify({
+      deny: ['org.calendar.*'],
+      rules: [
+        { stypes: ['org.agent.ToolInvocation.v1'], required_profile: 'qom-strict-argcheck' },
+        { stypes: ['org.agent.ToolInvocation.v1'], max_payload_bytes: 400 },
+      ],
+    }),
+  );
+  [strict, transparent, builtins, governed] = await Promise.all([
     serve(['--stypes', referenceRegistry]),
     serve([
       '--stypes',
@@ -45,11 +58,12 @@ beforeAll(async () => {
       'https://app.example',
     ]),
     serve([]),
+    serve(['--stypes', referenceRegistry, '--policy', policyFile]),
   ]);
 });
 
 afterAll(async () => {
-  for (const proxy of [strict, transparent, builtins]) {
+  for (const proxy of [strict, transparent, builtins, governed]) {
     if (!proxy) continue;
     proxy.child.kill('SIGTERM');
     await proxy.exited;
@@ -176,5 +190,29 @@ describe('transparent mode (log only, as the reference)', () => {
     expect(body.qom.failed_assertions.map((assertion: { id: string }) => assertion.id)).toEqual([
       'dangerous_tools_require_context',
     ]);
+  });
+});
+
+describe('a policy file (mpl serve --policy)', () => {
+  it('denies by SType pattern, judges by the required profile and limits the size', async () => {
+    const denied = await call(governed, 'org.calendar.Event.v1', { title: 'x' });
+    expect(denied.status).toBe(403);
+    expect((await readJson(denied)).error).toBe('E-POLICY-DENIED');
+    // A failed warning lowers instruction compliance below what the required profile needs.
+    const judged = await call(governed, 'org.agent.ToolInvocation.v1', {
+      tool_name: 'search_docs',
+      tool_version: 'v1',
+      arguments: {},
+      constraints: { timeout_ms: 50 },
+    });
+    expect(judged.status).toBe(422);
+    expect(judged.headers.get('x-mpl-profile')).toBe('qom-strict-argcheck');
+    expect((await readJson(judged)).error).toBe('E-QOM-BREACH');
+    const large = await call(governed, 'org.agent.ToolInvocation.v1', {
+      ...payment,
+      arguments: { note: 'x'.repeat(500) },
+    });
+    expect(large.status).toBe(413);
+    expect((await readJson(large)).error).toBe('E-POLICY-DENIED');
   });
 });

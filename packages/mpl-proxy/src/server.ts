@@ -10,6 +10,8 @@ import {
   MPL_VERSION,
   MplEngine,
   MplError,
+  type MplPolicy,
+  NegotiationIncompatibleError,
   NotFoundError,
   type ProvenanceStore,
   UnauthorizedError,
@@ -83,6 +85,8 @@ export interface ProxyOptions {
   maxHeaderBytes?: number;
   /** Most simultaneous connections (default 1024); more are closed at once. */
   maxConnections?: number;
+  /** SType allow / deny patterns, required profiles, size and rate limits (`E-POLICY-DENIED`). */
+  policy?: MplPolicy;
 }
 
 /** A running proxy. */
@@ -163,7 +167,13 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     upstream: options.upstream,
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? 30_000,
+    policy: options.policy,
   };
+  for (const profile of options.policy?.requiredProfiles ?? [])
+    if (!engine.profiles.has(profile))
+      throw new NegotiationIncompatibleError({
+        message: `The policy requires QoM profile ${profile}, which is not loaded`,
+      });
 
   const allowedHosts = hostAllowList(options.host ?? '127.0.0.1', options.allowedHosts);
   const allowedOrigins = new Set(
