@@ -110,6 +110,68 @@ describe('MplEngine.inspect', () => {
     ]);
   });
 
+  it('applies retry_policy.degrade_to once the same failing message exceeds max_retries', async () => {
+    const own = await MplEngine.create();
+    const plan = await example('org/agent/TaskPlan/v1/examples/competitor_pricing.json');
+    const blank = { ...plan, goal: '  ' };
+    const options = { profile: 'qom-strict-argcheck' };
+    expect(own.inspect('org.agent.TaskPlan.v1', blank, options).accepted).toBe(false);
+    const retried = own.inspect('org.agent.TaskPlan.v1', blank, options);
+    expect(retried).toMatchObject({
+      accepted: true,
+      qom: { passed: true, profile: 'qom-basic', degraded_from: 'qom-strict-argcheck' },
+    });
+  });
+
+  it('scores ontology adherence from ontology.json, unless a score is supplied', async () => {
+    const own = await MplEngine.create({
+      directories: [
+        join(import.meta.dirname, '../../mpl-proxy/src/__fixtures__/reference-registry'),
+      ],
+    });
+    const payload = { tool_name: 'MakePayment', tool_version: 'v9', arguments: {} };
+    const verdict = own.inspect('org.agent.ToolInvocation.v1', payload, {
+      profile: 'qom-comprehensive',
+      scores: { groundedness: 1, determinism_jitter: 1, tool_outcome_correctness: 1 },
+    });
+    expect(verdict.ontology?.checked).toBe(6);
+    expect(verdict.qom.metrics.ontology_adherence).toBeCloseTo(1 - 2 / 6);
+    expect(verdict.qom.failures.map((failure) => failure.metric)).toContain('ontology_adherence');
+    const supplied = own.inspect('org.agent.ToolInvocation.v1', payload, {
+      scores: { ontology_adherence: 1 },
+    });
+    expect(supplied.ontology).toBeUndefined();
+    expect(supplied.qom.metrics.ontology_adherence).toBe(1);
+  });
+
+  it('judges the metrics whose sample_rate the message falls under, and skips the others', async () => {
+    const { evaluateQom } = await import('./qom');
+    const { BUILTIN_QOM_PROFILES } = await import('./qom-profiles');
+    const profile = BUILTIN_QOM_PROFILES['qom-comprehensive'];
+    if (!profile) throw new Error('qom-comprehensive is built in');
+    const report = evaluateQom(profile, {
+      schema_fidelity: 1,
+      instruction_compliance: 1,
+      scores: {
+        groundedness: 0,
+        determinism_jitter: 0,
+        ontology_adherence: 1,
+        tool_outcome_correctness: 1,
+      },
+      samplePoint: 0.6,
+    });
+    expect(report.skipped).toEqual(['groundedness', 'determinism_jitter']);
+    expect(report.passed).toBe(true);
+    expect(
+      evaluateQom(profile, {
+        schema_fidelity: 1,
+        instruction_compliance: 1,
+        scores: { groundedness: 0 },
+        samplePoint: 0.1,
+      }).failures.map((failure) => failure.metric),
+    ).toContain('groundedness');
+  });
+
   it('judges an unknown SType when allowed (transparent mode), marked unvalidated', () => {
     const verdict = engine.inspect('org.report.Summary.v1', { a: 1 }, { allowUnknown: true });
     expect(verdict).toMatchObject({

@@ -7,6 +7,7 @@ import {
   NegotiationIncompatibleError,
   UnknownStypeError,
 } from './errors';
+import type { OntologyReport } from './ontology';
 import { planReferenceOf } from './provenance';
 import { evaluateQom, type QomReport, type QomScores } from './qom';
 import { DEFAULT_QOM_PROFILE, loadQomProfiles, type QomProfile } from './qom-profiles';
@@ -55,6 +56,8 @@ export interface Inspection {
   validated?: boolean;
   /** Failed assertions of severity `warning` or `info`: reported, never blocking by themselves. */
   warnings?: AssertionResult[];
+  /** Ontology adherence computed from the SType's `ontology.json`, when it has constraints. */
+  ontology?: OntologyReport;
   /** Why it was not accepted. */
   code?: MplErrorCode;
   /** Schema problems, by JSON path and layer. */
@@ -154,13 +157,25 @@ export class MplEngine {
       : { stype: id };
     const report = assertions?.evaluate(payload as never, context);
     const failed = report ? report.results.filter((result) => !result.passed) : [];
-    const qom = evaluateQom(profile, {
+    let scores = options.scores;
+    const ontology = this.registry.ontology(id);
+    const adherence =
+      ontology && ontology.constraints > 0 && scores?.ontology_adherence === undefined
+        ? ontology.check(payload as never)
+        : undefined;
+    if (adherence) scores = { ...scores, ontology_adherence: adherence.score };
+    const measurement = {
       schema_fidelity: validation.valid ? 1 : 0,
       instruction_compliance: report ? report.instructionCompliance : 1,
       failedAssertions: failed,
-      ...(options.scores ? { scores: options.scores } : {}),
-    });
+      ...(scores ? { scores } : {}),
+    };
+    let qom = evaluateQom(profile, { ...measurement, samplePoint: samplePointOf(semHash) });
     const blocking = report ? report.errors : 0;
+    if (validation.valid && blocking === 0 && !qom.passed)
+      qom = this.#degrade(profile, qom, semHash, (degraded) =>
+        evaluateQom(degraded, { ...measurement, samplePoint: samplePointOf(semHash) }),
+      );
     const inspection: Inspection = {
       stype: id,
       valid: validation.valid,
@@ -170,6 +185,7 @@ export class MplEngine {
       qom,
       ...planReferenceOf(payload),
     };
+    if (adherence) inspection.ontology = adherence;
     const warnings = failed.filter((result) => result.severity !== 'error');
     if (warnings.length > 0) inspection.warnings = warnings;
     if (validation.code) inspection.code = validation.code;
@@ -179,6 +195,39 @@ export class MplEngine {
   }
 
   readonly #parsedIds = new Map<string, string>();
+  /** Failures of the same message (profile and semantic hash), for `retry_policy`. */
+  readonly #failures = new Map<string, number>();
+
+  /**
+   * `retry_policy.degrade_to`: a message that keeps failing its profile (the same payload
+   * sent more than `max_retries` times after its first failure) is judged by the profile
+   * it degrades to (and so on down the chain); a pass there is reported with `degraded_from`.
+   */
+  #degrade(
+    profile: QomProfile,
+    failed: QomReport,
+    semHash: string,
+    judge: (profile: QomProfile) => QomReport,
+  ): QomReport {
+    const policy = profile.retry_policy;
+    if (!policy?.degrade_to) return failed;
+    const key = `${profile.name}\u0000${semHash}`;
+    const failures = (this.#failures.get(key) ?? 0) + 1;
+    if (this.#failures.size >= 10_000) this.#failures.clear();
+    this.#failures.set(key, failures);
+    if (failures <= policy.max_retries) return failed;
+    const seen = new Set([profile.name]);
+    let next = this.profiles.get(policy.degrade_to);
+    while (next && !seen.has(next.name)) {
+      seen.add(next.name);
+      const report = judge(next);
+      if (report.passed) return { ...report, degraded_from: profile.name };
+      next = next.retry_policy?.degrade_to
+        ? this.profiles.get(next.retry_policy.degrade_to)
+        : undefined;
+    }
+    return failed;
+  }
 
   /** The canonical id of `stype` (cached: the same few ids arrive on every call). */
   #parseId(stype: string): string {
@@ -250,4 +299,11 @@ export class MplEngine {
       details: inspection.errors,
     });
   }
+}
+
+/** Where a message falls in [0, 1) for `sample_rate`: the first 32 bits of its hash. */
+function samplePointOf(semHash: string): number {
+  const hex = semHash.slice(semHash.indexOf(':') + 1, semHash.indexOf(':') + 9);
+  const value = Number.parseInt(hex, 16);
+  return Number.isFinite(value) ? value / 2 ** 32 : 0;
 }
