@@ -21,6 +21,7 @@ import { isJsonObject, type JsonObject, type JsonValue, safeParseJson } from '@m
 import { readBody, sendError, sendJson } from './http-io';
 import type { MessageHub } from './message-hub';
 import type { ProxyMetrics } from './proxy-metrics';
+import { forward, type UpstreamAnswer } from './upstream-forward';
 
 /** What the `/call` route needs from the proxy. */
 export interface CallRouteContext {
@@ -65,7 +66,8 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-interface ParsedCall {
+/** A `/call` request, read. */
+export interface ParsedCall {
   method: string | null;
   stype: string;
   payload: JsonValue;
@@ -241,10 +243,12 @@ export async function handleCall(
   });
 
   let data: JsonValue = call.payload;
+  let answerCheck: UpstreamAnswer['check'];
   if (context.upstream) {
-    const forwarded = await forward(context, call, inspection.semHash);
+    const forwarded = await forward(context, call, inspection.semHash, request);
     if (forwarded instanceof MplError) return fail(forwarded, mplHeaders);
-    data = forwarded;
+    data = forwarded.data;
+    answerCheck = forwarded.check;
   }
   sendJson(
     response,
@@ -265,49 +269,9 @@ export async function handleCall(
       errors,
       ...(inspection.validated === false ? { validated: false } : {}),
       ...(inspection.warnings ? { warnings: inspection.warnings } : {}),
+      ...(answerCheck ? { response: answerCheck } : {}),
     },
     mplHeaders,
   );
   return 200;
-}
-
-/** Sends a validated call to the upstream service and returns its JSON answer. */
-async function forward(
-  context: CallRouteContext,
-  call: ParsedCall,
-  semHash: string,
-): Promise<JsonValue | MplError> {
-  const upstream = context.upstream as string;
-  let answer: Response;
-  try {
-    answer = await fetch(upstream, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        [STYPE_HEADER]: call.stype,
-        [SEM_HASH_HEADER]: semHash,
-      },
-      body: JSON.stringify({ method: call.method, payload: call.payload }),
-      signal: AbortSignal.timeout(context.upstreamTimeoutMs),
-    });
-  } catch (cause) {
-    context.metrics.upstreamRequests.inc({ result: 'unreachable' });
-    return new UpstreamError({
-      message: `The upstream ${upstream} could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`,
-      cause,
-    });
-  }
-  const text = await answer.text();
-  if (!answer.ok) {
-    context.metrics.upstreamRequests.inc({ result: 'error' });
-    return new UpstreamError({
-      message: `The upstream ${upstream} answered HTTP ${answer.status}${text ? `: ${text.slice(0, 300)}` : ''}`,
-      details: [{ path: '', message: `upstream status ${answer.status}` }],
-    });
-  }
-  context.metrics.upstreamRequests.inc({ result: 'ok' });
-  if (text === '') return null;
-  const parsed = safeParseJson(text);
-  return parsed.ok ? parsed.value : text;
 }

@@ -356,6 +356,63 @@ describe('--upstream forwarding', () => {
   });
 });
 
+describe('upstream answers checked against their declared SType', () => {
+  it('passes a conforming ToolResult, refuses one that does not (502), checks a requested SType', async () => {
+    const upstream = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk) => {
+        body += chunk;
+      });
+      request.on('end', () => {
+        const method = JSON.parse(body).method as string;
+        const result =
+          method === 'agent.bad'
+            ? { invocationId: 'not-a-uuid', status: 'done' }
+            : { invocationId: toolInvocation.invocationId, status: 'success', result: {} };
+        response.writeHead(200, {
+          'content-type': 'application/json',
+          ...(method === 'agent.undeclared' ? {} : { 'x-mpl-stype': 'org.agent.ToolResult.v1' }),
+        });
+        response.end(JSON.stringify(result));
+      });
+    });
+    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
+    try {
+      const proxy = await proxyWith({
+        upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/rpc`,
+      });
+      const headers = { 'X-MPL-SType': 'org.agent.ToolInvocation.v1' };
+      const good = await post(
+        `${proxy.url}/call`,
+        { method: 'agent.ok', payload: toolInvocation },
+        headers,
+      );
+      expect(good.status).toBe(200);
+      expect((await readJson(good)).response).toMatchObject({
+        stype: 'org.agent.ToolResult.v1',
+        valid: true,
+      });
+      const bad = await post(
+        `${proxy.url}/call`,
+        { method: 'agent.bad', payload: toolInvocation },
+        headers,
+      );
+      expect(bad.status).toBe(502);
+      const refusal = await readJson(bad);
+      expect(refusal.error).toBe('E-UPSTREAM');
+      expect(refusal.details.map((detail: { path: string }) => detail.path)).toContain('/status');
+      const requested = await post(
+        `${proxy.url}/call`,
+        { method: 'agent.undeclared', payload: toolInvocation },
+        { ...headers, 'X-MPL-Response-SType': 'ai.agent.Reasoning.v1' },
+      );
+      expect(requested.status).toBe(502);
+    } finally {
+      upstream.close();
+    }
+  });
+});
+
 describe('the other routes', () => {
   it('GET /health', async () => {
     const response = await fetch(`${strict.url}/health`);
