@@ -14,7 +14,6 @@ import {
   SEM_HASH_HEADER,
   SemanticHashMismatchError,
   STYPE_HEADER,
-  UpstreamError,
   verifyHash,
 } from '@mtpx/mpl';
 import { isJsonObject, type JsonObject, type JsonValue, safeParseJson } from '@mtpx/protocol';

@@ -1,4 +1,6 @@
-import { trimUnicodeWhiteSpace } from './canonical-json';
+import { CelEvalError, isError, isMap, noOverload, regexOf, strictFunctions } from './cel-values';
+
+export { CelEvalError, isTruthyJson } from './cel-values';
 
 // A closure compiler for the CEL that assertion files use, evaluated straight on JSON
 // values (no conversion of the payload per call). The AST comes from @bufbuild/cel's
@@ -30,19 +32,6 @@ export interface CelAstExpr {
     | { case: string | undefined; value?: unknown };
 }
 
-/** An evaluation error (a missing field, a type mismatch): CEL's error value. */
-export class CelEvalError {
-  constructor(readonly message: string) {}
-}
-
-/** A `timestamp(…)` value: milliseconds since the epoch and the nanoseconds below them. */
-class Timestamp {
-  constructor(
-    readonly millis: number,
-    readonly nanos: number,
-  ) {}
-}
-
 /** The root variables (`payload`, `args`, …) and the slots of comprehension variables. */
 type Variables = Record<string, unknown>;
 type Evaluator = (variables: Variables, frame: unknown[]) => unknown;
@@ -50,164 +39,6 @@ type Evaluator = (variables: Variables, frame: unknown[]) => unknown;
 type Slots = ReadonlyMap<string, number>;
 
 class Unsupported extends Error {}
-
-const isError = (value: unknown): value is CelEvalError => value instanceof CelEvalError;
-const isMap = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' &&
-  value !== null &&
-  !Array.isArray(value) &&
-  !(value instanceof Timestamp) &&
-  !(value instanceof CelEvalError);
-const noOverload = (name: string) => new CelEvalError(`no such overload: ${name}`);
-
-const rfc3339 =
-  /^(\d{4})-(\d\d)-(\d\d)[Tt](\d\d):(\d\d):(\d\d)(?:\.(\d{1,9}))?([Zz]|[+-]\d\d:\d\d)$/;
-
-function toTimestamp(text: unknown): unknown {
-  if (typeof text !== 'string') return noOverload('timestamp');
-  const match = rfc3339.exec(text);
-  const millis = match ? Date.parse(text) : Number.NaN;
-  if (!match || Number.isNaN(millis))
-    return new CelEvalError(`timestamp: cannot parse ${JSON.stringify(text)}`);
-  const fraction = (match[7] ?? '').padEnd(9, '0');
-  return new Timestamp(millis, Number(fraction.slice(3)));
-}
-
-/** CEL equality on JSON values: numbers numerically, lists and maps member by member. */
-function equals(left: unknown, right: unknown): boolean {
-  if (left === right) return true;
-  if (Array.isArray(left))
-    return (
-      Array.isArray(right) &&
-      left.length === right.length &&
-      left.every((item, index) => equals(item, right[index]))
-    );
-  if (left instanceof Timestamp)
-    return right instanceof Timestamp && left.millis === right.millis && left.nanos === right.nanos;
-  if (isMap(left)) {
-    if (!isMap(right)) return false;
-    const keys = Object.keys(left);
-    return (
-      keys.length === Object.keys(right).length &&
-      keys.every((key) => Object.hasOwn(right, key) && equals(left[key], right[key]))
-    );
-  }
-  return false;
-}
-
-/** -1, 0 or 1, or an error when CEL has no ordering for the two. */
-function compare(left: unknown, right: unknown): number | CelEvalError {
-  if (typeof left === 'number' && typeof right === 'number')
-    return left < right ? -1 : left > right ? 1 : 0;
-  if (typeof left === 'string' && typeof right === 'string')
-    return left < right ? -1 : left > right ? 1 : 0;
-  if (typeof left === 'boolean' && typeof right === 'boolean') return Number(left) - Number(right);
-  if (left instanceof Timestamp && right instanceof Timestamp)
-    return Math.sign(left.millis - right.millis || left.nanos - right.nanos);
-  return noOverload('compare');
-}
-
-function sizeOf(value: unknown): unknown {
-  if (typeof value === 'string') {
-    let count = 0;
-    for (const _ of value) count++;
-    return count;
-  }
-  if (Array.isArray(value)) return value.length;
-  if (isMap(value)) return Object.keys(value).length;
-  return noOverload('size');
-}
-
-/** The truthiness assertions use (the reference's): false, null, 0 and empty values fail. */
-export function isTruthyJson(value: unknown): boolean {
-  if (value === null || value === false || value === undefined) return false;
-  if (typeof value === 'number') return value !== 0;
-  if (typeof value === 'string') return value.length > 0;
-  if (Array.isArray(value)) return value.length > 0;
-  if (isMap(value)) return Object.keys(value).length > 0;
-  return true;
-}
-
-const patterns = new Map<string, RegExp | CelEvalError>();
-
-function regexOf(pattern: string): RegExp | CelEvalError {
-  let compiled = patterns.get(pattern);
-  if (compiled === undefined) {
-    try {
-      compiled = new RegExp(pattern, 'u');
-    } catch (cause) {
-      compiled = new CelEvalError(`invalid regular expression: ${String(cause)}`);
-    }
-    if (patterns.size < 256) patterns.set(pattern, compiled);
-  }
-  return compiled;
-}
-
-type Strict = (first: unknown, second: unknown) => unknown;
-
-/** Functions whose arguments are all evaluated first (an error argument is the result). */
-const strictFunctions: Record<string, Strict> = {
-  '!_': (value) => (typeof value === 'boolean' ? !value : noOverload('!_')),
-  '_==_': (left, right) => equals(left, right),
-  '_!=_': (left, right) => !equals(left, right),
-  '_<_': (left, right) => ordered(compare(left, right), (order) => order < 0),
-  '_<=_': (left, right) => ordered(compare(left, right), (order) => order <= 0),
-  '_>_': (left, right) => ordered(compare(left, right), (order) => order > 0),
-  '_>=_': (left, right) => ordered(compare(left, right), (order) => order >= 0),
-  '@in': (item, container) => {
-    if (Array.isArray(container)) return container.some((member) => equals(member, item));
-    if (isMap(container)) return typeof item === 'string' && Object.hasOwn(container, item);
-    return noOverload('@in');
-  },
-  '@not_strictly_false': (value) => value !== false,
-  '_[_]': (container, index) => {
-    if (Array.isArray(container)) {
-      if (typeof index !== 'number' || !Number.isInteger(index)) return noOverload('_[_]');
-      return index >= 0 && index < container.length
-        ? container[index]
-        : new CelEvalError(`index out of range: ${index}`);
-    }
-    if (isMap(container)) {
-      if (typeof index !== 'string') return noOverload('_[_]');
-      return Object.hasOwn(container, index)
-        ? container[index]
-        : new CelEvalError(`no such key: ${index}`);
-    }
-    return noOverload('_[_]');
-  },
-  size: (value) => sizeOf(value),
-  timestamp: (value) => toTimestamp(value),
-  startsWith: (text, prefix) =>
-    typeof text === 'string' && typeof prefix === 'string'
-      ? text.startsWith(prefix)
-      : noOverload('startsWith'),
-  endsWith: (text, suffix) =>
-    typeof text === 'string' && typeof suffix === 'string'
-      ? text.endsWith(suffix)
-      : noOverload('endsWith'),
-  contains: (text, part) =>
-    typeof text === 'string' && typeof part === 'string'
-      ? text.includes(part)
-      : noOverload('contains'),
-  matches: (text, pattern) => {
-    if (typeof text !== 'string' || typeof pattern !== 'string') return noOverload('matches');
-    const regex = regexOf(pattern);
-    return isError(regex) ? regex : regex.test(text);
-  },
-  trim: (text) => (typeof text === 'string' ? trimUnicodeWhiteSpace(text) : noOverload('trim')),
-  lowerAscii: (text) =>
-    typeof text === 'string'
-      ? text.replace(/[A-Z]/g, (letter) => letter.toLowerCase())
-      : noOverload('lowerAscii'),
-  upperAscii: (text) =>
-    typeof text === 'string'
-      ? text.replace(/[a-z]/g, (letter) => letter.toUpperCase())
-      : noOverload('upperAscii'),
-};
-
-function ordered(order: number | CelEvalError, test: (order: number) => boolean): unknown {
-  return isError(order) ? order : test(order);
-}
 
 function logical(isAnd: boolean, left: Evaluator, right: Evaluator): Evaluator {
   // Commutative as in CEL: a false (&&) or true (||) on either side wins over an error.
