@@ -1,8 +1,10 @@
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { InMemoryProvenanceStore } from '@mtpx/mpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJson, type ServeProcess, startServe } from './__fixtures__/spawn-cli';
+import { type RunningProxy, startProxy } from './server';
 
 // Black-box cases ported from the reference Rust MPL (see __fixtures__/reference-registry/SOURCES.md):
 // its proxy tests for strict / transparent mode and unknown STypes, and its registry's
@@ -12,7 +14,7 @@ const planId = '7d0c4a52-8f7e-4b1a-9c39-2f4f2f9a1e01';
 
 let strict: ServeProcess;
 let transparent: ServeProcess;
-let builtins: ServeProcess;
+let builtins: RunningProxy;
 let governed: ServeProcess;
 
 async function serve(args: string[]): Promise<ServeProcess> {
@@ -20,7 +22,7 @@ async function serve(args: string[]): Promise<ServeProcess> {
   return startServe(['--data', dataDir, ...args]);
 }
 
-function call(proxy: ServeProcess, stype: string, payload: unknown) {
+function call(proxy: { url: string }, stype: string, payload: unknown) {
   return fetch(`${proxy.url}/call`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-mpl-stype': stype },
@@ -57,13 +59,14 @@ beforeAll(async () => {
       '--allowed-origins',
       'https://app.example',
     ]),
-    serve([]),
+    startProxy({ port: 0, store: new InMemoryProvenanceStore() }),
     serve(['--stypes', referenceRegistry, '--policy', policyFile]),
   ]);
 });
 
 afterAll(async () => {
-  for (const proxy of [strict, transparent, builtins, governed]) {
+  await builtins?.close();
+  for (const proxy of [strict, transparent, governed]) {
     if (!proxy) continue;
     proxy.child.kill('SIGTERM');
     await proxy.exited;
@@ -127,6 +130,7 @@ describe('strict mode (the reference registry)', () => {
   });
 });
 
+// The built-in STypes in process: the CLI cases above already cover the bin's strict mode.
 describe('strict mode (built-in STypes)', () => {
   it('blocks an internal tool name: tool_name_valid is error-severity', async () => {
     const response = await call(builtins, 'org.agent.ToolInvocation.v1', {
