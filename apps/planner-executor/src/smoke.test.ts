@@ -217,7 +217,9 @@ describe('planner-executor (smoke)', () => {
       { OPENAI_API_KEY: 'test-key' },
     );
     expect(code).toBe(1);
-    expect(stdout).toMatch(/✗ agent\.plan +org\.agent\.TaskPlan\.v1 +refused \[E-QOM-BREACH\]/);
+    expect(stdout).toMatch(
+      /✗ agent\.plan +org\.agent\.TaskPlan\.v1 +refused \[E-ASSERTION-FAILED\]/,
+    );
     expect(stdout).not.toContain('received the plan');
     expect(stdout).toContain('the proxy refused the plan: nothing was run, nothing recorded');
   });

@@ -6,6 +6,7 @@ import {
   type MplEngine,
   MplError,
   type MplErrorCode,
+  type MplPolicy,
   PROFILE_HEADER,
   type ProvenanceStore,
   QOM_RESULT_HEADER,
@@ -13,13 +14,13 @@ import {
   SEM_HASH_HEADER,
   SemanticHashMismatchError,
   STYPE_HEADER,
-  UpstreamError,
   verifyHash,
 } from '@mtpx/mpl';
 import { isJsonObject, type JsonObject, type JsonValue, safeParseJson } from '@mtpx/protocol';
 import { readBody, sendError, sendJson } from './http-io';
 import type { MessageHub } from './message-hub';
 import type { ProxyMetrics } from './proxy-metrics';
+import { forward, type UpstreamAnswer } from './upstream-forward';
 
 /** What the `/call` route needs from the proxy. */
 export interface CallRouteContext {
@@ -31,6 +32,8 @@ export interface CallRouteContext {
   maxBodyBytes: number;
   upstream: string | undefined;
   upstreamTimeoutMs: number;
+  /** The policy every call is checked against first, when one is configured. */
+  policy?: MplPolicy | undefined;
 }
 
 /** The HTTP status of each MPL error code. */
@@ -62,7 +65,8 @@ function header(request: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-interface ParsedCall {
+/** A `/call` request, read. */
+export interface ParsedCall {
   method: string | null;
   stype: string;
   payload: JsonValue;
@@ -146,6 +150,15 @@ export async function handleCall(
   if (!isJsonObject(json.value)) return fail(invalid('The body must be a JSON object'));
   const call = parseCall(request, json.value);
   if (call instanceof MplError) return fail(call);
+  if (context.policy) {
+    const decision = context.policy.check(call.stype, Buffer.byteLength(body.text));
+    if (!decision.allowed) {
+      context.metrics.errors.inc({ code: decision.error.code });
+      sendError(response, decision.status, decision.error);
+      return decision.status;
+    }
+    if (decision.requiredProfile) call.profile = decision.requiredProfile;
+  }
 
   let inspection: Inspection;
   try {
@@ -153,6 +166,7 @@ export async function handleCall(
       ...(call.profile ? { profile: call.profile } : {}),
       ...(call.scores ? { scores: call.scores } : {}),
       ...(call.method ? { context: { metadata: { method: call.method } } } : {}),
+      ...(context.mode === 'transparent' ? { allowUnknown: true } : {}),
     });
   } catch (error) {
     if (!MplError.isInstance(error)) throw error;
@@ -208,6 +222,7 @@ export async function handleCall(
     payload: call.payload,
     qom_profile: inspection.qom.profile,
     qom_passed: inspection.qom.passed,
+    ...(inspection.validated === false ? { validated: false } : {}),
   });
   context.metrics.provenanceEntries.inc();
   context.metrics.calls.inc({
@@ -227,10 +242,12 @@ export async function handleCall(
   });
 
   let data: JsonValue = call.payload;
+  let answerCheck: UpstreamAnswer['check'];
   if (context.upstream) {
-    const forwarded = await forward(context, call, inspection.semHash);
+    const forwarded = await forward(context, call, inspection.semHash, request);
     if (forwarded instanceof MplError) return fail(forwarded, mplHeaders);
-    data = forwarded;
+    data = forwarded.data;
+    answerCheck = forwarded.check;
   }
   sendJson(
     response,
@@ -249,49 +266,11 @@ export async function handleCall(
       },
       data,
       errors,
+      ...(inspection.validated === false ? { validated: false } : {}),
+      ...(inspection.warnings ? { warnings: inspection.warnings } : {}),
+      ...(answerCheck ? { response: answerCheck } : {}),
     },
     mplHeaders,
   );
   return 200;
-}
-
-/** Sends a validated call to the upstream service and returns its JSON answer. */
-async function forward(
-  context: CallRouteContext,
-  call: ParsedCall,
-  semHash: string,
-): Promise<JsonValue | MplError> {
-  const upstream = context.upstream as string;
-  let answer: Response;
-  try {
-    answer = await fetch(upstream, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json',
-        [STYPE_HEADER]: call.stype,
-        [SEM_HASH_HEADER]: semHash,
-      },
-      body: JSON.stringify({ method: call.method, payload: call.payload }),
-      signal: AbortSignal.timeout(context.upstreamTimeoutMs),
-    });
-  } catch (cause) {
-    context.metrics.upstreamRequests.inc({ result: 'unreachable' });
-    return new UpstreamError({
-      message: `The upstream ${upstream} could not be reached: ${cause instanceof Error ? cause.message : String(cause)}`,
-      cause,
-    });
-  }
-  const text = await answer.text();
-  if (!answer.ok) {
-    context.metrics.upstreamRequests.inc({ result: 'error' });
-    return new UpstreamError({
-      message: `The upstream ${upstream} answered HTTP ${answer.status}${text ? `: ${text.slice(0, 300)}` : ''}`,
-      details: [{ path: '', message: `upstream status ${answer.status}` }],
-    });
-  }
-  context.metrics.upstreamRequests.inc({ result: 'ok' });
-  if (text === '') return null;
-  const parsed = safeParseJson(text);
-  return parsed.ok ? parsed.value : text;
 }

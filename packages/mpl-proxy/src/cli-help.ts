@@ -35,6 +35,15 @@ Options:
   --max-body BYTES           largest request body (default 1048576)
   --hash sha256|b3           sem_hash algorithm (default sha256)
   --profile NAME             QoM profile for messages that name none (default qom-basic)
+  --allowed-hosts NAMES      Host names to answer to, comma-separated (default: the
+                             loopback names when bound to loopback; any host otherwise)
+  --allowed-origins ORIGINS  cross-site origins to let through, comma-separated (or *);
+                             other Origins get 403 (default: none)
+  --headers-timeout MS       time to receive a request's headers (default 10000)
+  --request-timeout MS       time to receive a whole request (default 30000)
+  --idle-timeout MS          keep-alive idle time of a connection (default 5000)
+  --policy FILE              a policy file: SType allow / deny patterns, required
+                             profiles, size and rate limits (E-POLICY-DENIED)
   -h, --help                 this help
 `,
   'schemas list': `mpl schemas list — list the registered STypes

@@ -7,6 +7,7 @@ import {
   hashCanonical,
   MplEngine,
   MplError,
+  MplPolicy,
   STypeRegistry,
   verifyChain,
 } from '@mtpx/mpl';
@@ -17,7 +18,13 @@ import {
   isPostgresUrl,
   openPostgresProvenanceStore,
 } from './postgres-provenance';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_PORT, defaultDataDir, startProxy } from './server';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_PORT,
+  defaultDataDir,
+  type ProxyOptions,
+  startProxy,
+} from './server';
 import { SqliteProvenanceStore } from './sqlite-provenance-store';
 import { VERSION } from './version';
 
@@ -87,6 +94,30 @@ function strings(value: unknown): string[] {
   return Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
 }
 
+function commaList(value: unknown): string[] | undefined {
+  if (typeof value !== 'string') return undefined;
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+/** The HTTP hardening options of `mpl serve` (hosts, origins, timeouts). */
+function hardeningOptions(values: ParsedArguments['values']): Partial<ProxyOptions> {
+  const options: Partial<ProxyOptions> = {};
+  const hosts = commaList(values['allowed-hosts']);
+  const origins = commaList(values['allowed-origins']);
+  const headersTimeoutMs = integer(values['headers-timeout'], '--headers-timeout');
+  const requestTimeoutMs = integer(values['request-timeout'], '--request-timeout');
+  const idleTimeoutMs = integer(values['idle-timeout'], '--idle-timeout');
+  if (hosts) options.allowedHosts = hosts;
+  if (origins) options.allowedOrigins = origins;
+  if (headersTimeoutMs !== undefined) options.headersTimeoutMs = headersTimeoutMs;
+  if (requestTimeoutMs !== undefined) options.requestTimeoutMs = requestTimeoutMs;
+  if (idleTimeoutMs !== undefined) options.idleTimeoutMs = idleTimeoutMs;
+  return options;
+}
+
 async function serve(argv: string[]): Promise<number> {
   const { values } = parse(argv, {
     port: { type: 'string' },
@@ -100,6 +131,12 @@ async function serve(argv: string[]): Promise<number> {
     'max-body': { type: 'string' },
     hash: { type: 'string' },
     profile: { type: 'string' },
+    'allowed-hosts': { type: 'string' },
+    'allowed-origins': { type: 'string' },
+    'headers-timeout': { type: 'string' },
+    'request-timeout': { type: 'string' },
+    'idle-timeout': { type: 'string' },
+    policy: { type: 'string' },
   });
   if (values.help) return help('serve');
   const dataDir = (values.data as string | undefined) ?? defaultDataDir();
@@ -122,6 +159,8 @@ async function serve(argv: string[]): Promise<number> {
     ...(hashAlgorithm ? { hashAlgorithm } : {}),
     ...(values.profile ? { defaultProfile: values.profile as string } : {}),
     ...(store ? { store } : {}),
+    ...hardeningOptions(values),
+    ...(values.policy ? { policy: await MplPolicy.load(values.policy as string) } : {}),
   });
   out(
     `MPL proxy ${VERSION} listening on ${proxy.url} (mode ${mode}, ${proxy.engine.registry.size} STypes, provenance in ${location ? describePostgresUrl(location) : dataDir}${token ? ', token required' : ''}${values.upstream ? `, upstream ${values.upstream}` : ''})`,

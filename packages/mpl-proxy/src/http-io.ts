@@ -1,5 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type MplError, type MplErrorBody, PayloadTooLargeError } from '@mtpx/mpl';
+import {
+  InvalidRequestError,
+  type MplError,
+  type MplErrorBody,
+  PayloadTooLargeError,
+} from '@mtpx/mpl';
+import { decodeUtf8 } from './http-guard';
 
 /** The most a client may keep sending after a 413 before the connection is cut. */
 const maxDiscardedBytes = 64 * 1024 * 1024;
@@ -8,7 +14,8 @@ const maxDiscardedBytes = 64 * 1024 * 1024;
 export type BodyResult = { ok: true; text: string } | { ok: false; error: MplError };
 
 /**
- * Reads a request body up to `limit` bytes. A larger body gives `PayloadTooLargeError`
+ * Reads a request body up to `limit` bytes, as strict UTF-8 (invalid bytes give
+ * `InvalidRequestError`, never U+FFFD). A larger body gives `PayloadTooLargeError`
  * at once (from `Content-Length` when it is declared), and the rest of the body is read
  * and thrown away, so the client can finish sending and then read the 413.
  */
@@ -41,7 +48,20 @@ export function readBody(request: IncomingMessage, limit: number): Promise<BodyR
       }
       chunks.push(chunk);
     };
-    const onEnd = () => resolve({ ok: true, text: Buffer.concat(chunks, size).toString('utf8') });
+    const onEnd = () => {
+      const text = decodeUtf8(
+        chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
+      );
+      if (text !== undefined) resolve({ ok: true, text });
+      else
+        resolve({
+          ok: false,
+          error: new InvalidRequestError({
+            message: 'The request body is not valid UTF-8: what is recorded must be what was sent',
+            details: [{ path: '', message: 'invalid UTF-8' }],
+          }),
+        });
+    };
     request.on('data', onData);
     request.on('end', onEnd);
     request.on('error', () => resolve({ ok: true, text: '' }));

@@ -11,14 +11,27 @@ function seriesKey(labels: Labels): string {
     .join(',');
 }
 
+/** The series key of `labels`, remembered by their raw names and values (no sort, no escaping). */
+function cachedSeriesKey(cache: Map<string, string>, labels: Labels): string {
+  let raw = '';
+  for (const name in labels) raw += `${name}\u0000${labels[name]}\u0001`;
+  let key = cache.get(raw);
+  if (key === undefined) {
+    key = seriesKey(labels);
+    if (cache.size < 10_000) cache.set(raw, key);
+  }
+  return key;
+}
+
 class Counter {
   readonly #series = new Map<string, number>();
+  readonly #keys = new Map<string, string>();
   constructor(
     readonly name: string,
     readonly help: string,
   ) {}
   inc(labels: Labels = {}, amount = 1): void {
-    const key = seriesKey(labels);
+    const key = cachedSeriesKey(this.#keys, labels);
     this.#series.set(key, (this.#series.get(key) ?? 0) + amount);
   }
   value(labels: Labels = {}): number {

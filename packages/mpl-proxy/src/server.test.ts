@@ -1,6 +1,5 @@
 import { mkdtemp } from 'node:fs/promises';
-import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryProvenanceStore, semanticHash } from '@mtpx/mpl';
@@ -125,12 +124,12 @@ describe('POST /call', () => {
   });
 
   it('blocks a QoM breach with E-QOM-BREACH naming the metric and the assertion', async () => {
-    const steps = [...taskPlan.steps, { stepId: 4, action: 'x', tool: 'y', dependsOn: [7] }];
+    // A blank goal fails a warning-severity assertion: IC 2/3, below the profile's 0.97.
     const response = await post(
       `${strict.url}/call`,
       {
         method: 'agent.plan',
-        payload: { ...taskPlan, planId: '11111111-2222-4333-8444-555555555555', steps },
+        payload: { ...taskPlan, planId: '11111111-2222-4333-8444-555555555555', goal: '   ' },
       },
       plan({ 'X-MPL-Profile': 'qom-strict-argcheck' }),
     );
@@ -140,8 +139,8 @@ describe('POST /call', () => {
       details: [
         { path: '/qom/metrics/instruction_compliance' },
         {
-          path: '/qom/assertions/dependencies_exist',
-          message: 'dependsOn must name other steps of the same plan',
+          path: '/qom/assertions/goal_not_blank',
+          message: expect.any(String),
         },
       ],
     });
@@ -254,7 +253,7 @@ describe('POST /call', () => {
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const request = httpRequest(
         `${small.url}/call`,
-        { method: 'POST', headers: plan() },
+        { method: 'POST', headers: { ...plan(), 'content-type': 'application/json' } },
         (response) => {
           let body = '';
           response.on('data', (chunk) => {
@@ -275,84 +274,6 @@ describe('POST /call', () => {
       plan(),
     );
     expect(after.status).toBe(200);
-  });
-});
-
-describe('--upstream forwarding', () => {
-  it('forwards accepted calls and answers with the upstream answer', async () => {
-    const seen: Array<{ headers: Record<string, unknown>; body: string }> = [];
-    const upstream = createServer((request, response) => {
-      let body = '';
-      request.on('data', (chunk) => {
-        body += chunk;
-      });
-      request.on('end', () => {
-        seen.push({ headers: request.headers, body });
-        if (JSON.parse(body).method === 'agent.fail') {
-          response.writeHead(503);
-          response.end('overloaded');
-          return;
-        }
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.end(JSON.stringify({ queryId: 'q-1', status: 'searched' }));
-      });
-    });
-    await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
-    try {
-      const proxy = await proxyWith({
-        upstream: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/rpc`,
-      });
-      const response = await post(
-        `${proxy.url}/call`,
-        { method: 'agent.invoke_tool', payload: toolInvocation },
-        {
-          'X-MPL-SType': 'org.agent.ToolInvocation.v1',
-        },
-      );
-      expect(await readJson(response)).toMatchObject({
-        valid: true,
-        data: { queryId: 'q-1', status: 'searched' },
-      });
-      expect(JSON.parse(seen[0]?.body ?? '')).toEqual({
-        method: 'agent.invoke_tool',
-        payload: toolInvocation,
-      });
-      expect(seen[0]?.headers).toMatchObject({
-        'x-mpl-stype': 'org.agent.ToolInvocation.v1',
-        'x-mpl-sem-hash': semanticHash(toolInvocation),
-      });
-      const failed = await post(
-        `${proxy.url}/call`,
-        { method: 'agent.fail', payload: toolInvocation },
-        {
-          'X-MPL-SType': 'org.agent.ToolInvocation.v1',
-        },
-      );
-      expect(failed.status).toBe(502);
-      expect(await readJson(failed)).toMatchObject({
-        error: 'E-UPSTREAM',
-        message: expect.stringContaining('503'),
-      });
-      const invalid = await post(
-        `${proxy.url}/call`,
-        { method: 'agent.invoke_tool', payload: {} },
-        {
-          'X-MPL-SType': 'org.agent.ToolInvocation.v1',
-        },
-      );
-      expect(invalid.status).toBe(422);
-      expect(seen).toHaveLength(2);
-    } finally {
-      upstream.close();
-    }
-    const unreachable = await proxyWith({ upstream: 'http://127.0.0.1:1/rpc' });
-    const response = await post(
-      `${unreachable.url}/call`,
-      { method: 'm', payload: taskPlan },
-      plan(),
-    );
-    expect(response.status).toBe(502);
-    expect((await readJson(response)).error).toBe('E-UPSTREAM');
   });
 });
 

@@ -4,21 +4,31 @@ import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
-  type HandshakeSelect,
   type HashAlgorithm,
   InvalidRequestError,
   VERSION as MPL_PACKAGE_VERSION,
   MPL_VERSION,
   MplEngine,
   MplError,
+  type MplPolicy,
+  NegotiationIncompatibleError,
   NotFoundError,
   type ProvenanceStore,
   UnauthorizedError,
   verifyChain,
 } from '@mtpx/mpl';
-import { isJsonObject, safeParseJson } from '@mtpx/protocol';
 import { type CallRouteContext, handleCall, statusOf } from './call-route';
-import { readBody, sendError, sendJson } from './http-io';
+import { handleHandshake } from './handshake-route';
+import {
+  answerClientError,
+  checkContentType,
+  checkHost,
+  checkOrigin,
+  hostAllowList,
+  parseTarget,
+  type Refusal,
+} from './http-guard';
+import { sendError, sendJson } from './http-io';
 import { MessageHub } from './message-hub';
 import { ProxyMetrics } from './proxy-metrics';
 import { SqliteProvenanceStore } from './sqlite-provenance-store';
@@ -54,6 +64,29 @@ export interface ProxyOptions {
   defaultProfile?: string;
   /** SQLite durability (see `SqliteProvenanceStore`); default `full`. */
   synchronous?: 'full' | 'normal';
+  /**
+   * `Host` names (without port) the proxy answers to; others get 421. Default: the
+   * loopback names (`localhost`, `127.0.0.1`, `[::1]`) when bound to loopback; any host
+   * when bound elsewhere and none are given.
+   */
+  allowedHosts?: readonly string[];
+  /**
+   * Origins (`https://app.example`, or `*`) whose cross-site requests are let through.
+   * A request with any other `Origin` than the proxy's own gets 403. Default: none.
+   */
+  allowedOrigins?: readonly string[];
+  /** Time to receive a request's headers (default 10 s; then 408). */
+  headersTimeoutMs?: number;
+  /** Time to receive a whole request, body included (default 30 s; then 408). */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive connection stays open (default 5 s). */
+  idleTimeoutMs?: number;
+  /** Largest request head (request line and headers) accepted (default 16 KiB; then 431). */
+  maxHeaderBytes?: number;
+  /** Most simultaneous connections (default 1024); more are closed at once. */
+  maxConnections?: number;
+  /** SType allow / deny patterns, required profiles, size and rate limits (`E-POLICY-DENIED`). */
+  policy?: MplPolicy;
 }
 
 /** A running proxy. */
@@ -75,6 +108,14 @@ export interface RunningProxy {
 export const DEFAULT_PORT = 9443;
 /** The default body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** The default time to receive a request's headers: 10 s. */
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** The default time to receive a whole request: 30 s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** The default keep-alive idle time: 5 s. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
+/** The default limit of a request head: 16 KiB. */
+export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
 
 /** The default data folder: `~/.mpl`. */
 export function defaultDataDir(): string {
@@ -126,12 +167,35 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     upstream: options.upstream,
     upstreamTimeoutMs: options.upstreamTimeoutMs ?? 30_000,
+    policy: options.policy,
   };
+  for (const profile of options.policy?.requiredProfiles ?? [])
+    if (!engine.profiles.has(profile))
+      throw new NegotiationIncompatibleError({
+        message: `The policy requires QoM profile ${profile}, which is not loaded`,
+      });
+
+  const allowedHosts = hostAllowList(options.host ?? '127.0.0.1', options.allowedHosts);
+  const allowedOrigins = new Set(
+    (options.allowedOrigins ?? []).map((origin) => origin.toLowerCase()),
+  );
 
   const route = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
-    const url = new URL(request.url ?? '/', 'http://mpl.local');
-    const path = url.pathname.replace(/\/+$/, '') || '/';
     const method = request.method ?? 'GET';
+    const target = parseTarget(request.url);
+    const refusal: Refusal | undefined = target.ok
+      ? (checkHost(request, allowedHosts) ??
+        checkOrigin(request, allowedOrigins) ??
+        (method === 'POST' ? checkContentType(request) : undefined))
+      : target;
+    if (refusal || !target.ok) {
+      const { status, error } = refusal as Refusal;
+      metrics.errors.inc({ code: error.code });
+      request.resume();
+      sendError(response, status, error, { connection: 'close' });
+      return status;
+    }
+    const { path, query } = target;
     const fail = (
       error: MplError,
       status = statusOf(error.code),
@@ -192,26 +256,26 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
         });
         return 200;
       case '/.well-known/ai-alpn':
-        return method === 'POST' ? handshake(request, response) : allow('POST');
+        return method === 'POST' ? handleHandshake(context, request, response) : allow('POST');
       case '/stypes':
         if (method !== 'GET') return allow('GET');
         sendJson(response, 200, {
           stypes: engine.registry.list({
-            namespace: url.searchParams.get('namespace') ?? undefined,
+            namespace: query.get('namespace') ?? undefined,
           }),
         });
         return 200;
       case '/provenance':
       case '/provenance/verify': {
         if (method !== 'GET') return allow('GET');
-        const planId = url.searchParams.get('planId');
+        const planId = query.get('planId');
         if (!planId)
           return fail(
             new InvalidRequestError({ message: `${path} needs ?planId=<the plan's id>` }),
           );
         const verify = path === '/provenance/verify';
         const chain = await store.chain(planId, {
-          payloads: verify || url.searchParams.get('payloads') === 'true',
+          payloads: verify || query.get('payloads') === 'true',
         });
         if (chain.length === 0)
           return fail(
@@ -227,12 +291,12 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
         return 200;
       case '/messages':
         if (method !== 'GET') return allow('GET');
-        hub.subscribe(response, url.searchParams.getAll('stype'));
+        hub.subscribe(response, query.getAll('stype'));
         return 200;
       default:
         if (path.startsWith('/stypes/')) {
           if (method !== 'GET') return allow('GET');
-          const id = decodeURIComponent(path.slice('/stypes/'.length));
+          const id = path.slice('/stypes/'.length);
           const definition = engine.registry.get(id);
           if (!definition)
             return fail(new NotFoundError({ message: `SType ${id} is not registered` }));
@@ -244,63 +308,42 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
     }
   };
 
-  const handshake = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
-    const body = await readBody(request, context.maxBodyBytes);
-    if (!body.ok) {
-      sendError(response, 413, body.error);
-      return 413;
-    }
-    const parsed = safeParseJson(body.text);
-    const hello = parsed.ok && isJsonObject(parsed.value) ? parsed.value : undefined;
-    if (
-      !hello ||
-      !Array.isArray(hello.stypes) ||
-      !hello.stypes.every((item) => typeof item === 'string')
-    ) {
-      sendError(
-        response,
-        400,
-        new InvalidRequestError({
-          message:
-            'An ai-alpn-hello needs { "type": "ai-alpn-hello", "version": "1.0", "stypes": [ … ] }',
-        }),
+  const server = createServer(
+    {
+      maxHeaderSize: options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES,
+      headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
+      requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+      // Timeouts are enforced when Node checks its connections: often enough to keep them.
+      connectionsCheckingInterval: Math.max(
+        50,
+        Math.min(1_000, Math.floor((options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS) / 4)),
+      ),
+    },
+    (request, response) => {
+      route(request, response).then(
+        (status) => metrics.requests.inc({ route: routeLabel(request), status: String(status) }),
+        (error: unknown) => {
+          // A typed error of the client's making keeps its 4xx; anything else is ours.
+          const clientError = MplError.isInstance(error) && statusOf(error.code) < 500;
+          const status = clientError ? statusOf(error.code) : 500;
+          const typed = clientError
+            ? error
+            : new MplError({
+                code: 'E-INTERNAL',
+                message: `The proxy failed: ${error instanceof Error ? error.message : String(error)}`,
+                cause: error,
+              });
+          metrics.requests.inc({ route: routeLabel(request), status: String(status) });
+          metrics.errors.inc({ code: typed.code });
+          if (!response.headersSent) sendError(response, status, typed);
+          else response.destroy();
+        },
       );
-      return 400;
-    }
-    metrics.handshakes.inc();
-    const wanted = Array.isArray(hello.qom_profiles) ? hello.qom_profiles : [];
-    const profile = wanted.find((name) => typeof name === 'string' && engine.profiles.has(name));
-    const select: HandshakeSelect = {
-      type: 'ai-alpn-select',
-      common_stypes: (hello.stypes as string[]).filter((id) => engine.registry.has(id)),
-      selected_profile: typeof profile === 'string' ? profile : engine.defaultProfile,
-      extensions: { mode, hash_algorithm: engine.hashAlgorithm },
-    };
-    sendJson(response, 200, select);
-    return 200;
-  };
-
-  const server = createServer((request, response) => {
-    route(request, response).then(
-      (status) => metrics.requests.inc({ route: routeLabel(request), status: String(status) }),
-      (error: unknown) => {
-        metrics.requests.inc({ route: routeLabel(request), status: '500' });
-        metrics.errors.inc({ code: 'E-INTERNAL' });
-        if (!response.headersSent)
-          sendError(
-            response,
-            500,
-            new MplError({
-              code: 'E-INTERNAL',
-              message: `The proxy failed: ${error instanceof Error ? error.message : String(error)}`,
-              cause: error,
-            }),
-          );
-        else response.destroy();
-      },
-    );
-  });
-  server.keepAliveTimeout = 65_000;
+    },
+  );
+  server.maxConnections = options.maxConnections ?? 1024;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? DEFAULT_PORT, options.host ?? '127.0.0.1', () => {

@@ -10,6 +10,7 @@ import {
 } from '@mtpx/mpl';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
 import Database from 'better-sqlite3';
+import { type EntryRow, SqliteWriter } from './sqlite-writer';
 
 /** Options of {@link SqliteProvenanceStore}. */
 export interface SqliteProvenanceStoreOptions {
@@ -42,19 +43,21 @@ interface Row {
   timestamp: string;
   qom_profile: string;
   qom_passed: number;
+  validated: number | null;
   payload?: string;
 }
 
 const columns =
-  'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed';
+  'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, validated';
 
 /**
  * A durable {@link ProvenanceStore} in SQLite (`<dataDir>/provenance.db`, WAL mode).
- * Appends that arrive in the same turn of the event loop are committed together in one
- * transaction (group commit); each `append` resolves only after its transaction has
- * committed, so a caller that answers after `await append(…)` never acknowledges an
- * entry a crash could lose. Each entry is linked inside the transaction, so chains stay
- * consistent whatever the concurrency.
+ * Appends are linked on the calling thread (each plan's head is kept in memory) and
+ * committed by a writer thread, a batch per transaction (group commit): appends that
+ * arrive while a batch is syncing go together in the next one. Each `append` resolves
+ * only after its transaction has committed, so a caller that answers after
+ * `await append(…)` never acknowledges an entry a crash could lose. Batches commit in
+ * order, so chains stay consistent whatever the concurrency.
  *
  * @example
  * ```ts
@@ -67,26 +70,31 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   /** The database file. */
   readonly path: string;
   readonly #database: Database.Database;
+  readonly #writer: SqliteWriter;
   readonly #algorithm: HashAlgorithm;
   readonly #head: Database.Statement<[string], Pick<Row, 'seq' | 'sem_hash' | 'entry_hash'>>;
   readonly #planOfInvocation: Database.Statement<[string], { plan_id: string }>;
-  readonly #insert: Database.Statement;
   readonly #chain: Database.Statement<[string], Row>;
   readonly #chainWithPayloads: Database.Statement<[string], Row>;
   readonly #planIds: Database.Statement<[], { plan_id: string }>;
-  readonly #commit: (batch: Pending[]) => Array<ProvenanceEntry | { error: unknown }>;
+  /** The last committed (or in-flight) entry of each plan touched: no query per append. */
+  readonly #heads = new Map<string, Pick<ProvenanceEntry, 'seq' | 'sem_hash' | 'entry_hash'>>();
+  /** Invocations linked to a plan, including entries still in flight. */
+  readonly #invocations = new Map<string, string>();
   #queue: Pending[] = [];
   #scheduled = false;
+  #inFlight: Promise<void> | undefined;
   #closed = false;
 
   private constructor(options: SqliteProvenanceStoreOptions) {
     mkdirSync(options.dataDir, { recursive: true });
     this.path = join(options.dataDir, 'provenance.db');
     this.#algorithm = options.algorithm ?? 'sha256';
+    const synchronous = options.synchronous === 'normal' ? 'NORMAL' : 'FULL';
     const database = new Database(this.path);
     this.#database = database;
     database.pragma('journal_mode = WAL');
-    database.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    database.pragma(`synchronous = ${synchronous}`);
     database.pragma('busy_timeout = 5000');
     database.exec(`
       CREATE TABLE IF NOT EXISTS provenance_entries (
@@ -104,20 +112,21 @@ export class SqliteProvenanceStore implements ProvenanceStore {
         qom_profile TEXT NOT NULL,
         qom_passed INTEGER NOT NULL,
         payload TEXT NOT NULL,
+        validated INTEGER,
         UNIQUE (plan_key, seq)
       );
       CREATE INDEX IF NOT EXISTS provenance_invocations
         ON provenance_entries (invocation_id) WHERE invocation_id IS NOT NULL AND plan_id IS NOT NULL;
     `);
+    // Databases written before `validated` existed gain the column (NULL: validated).
+    const known = database.pragma('table_info(provenance_entries)') as Array<{ name: string }>;
+    if (!known.some((column) => column.name === 'validated'))
+      database.exec('ALTER TABLE provenance_entries ADD COLUMN validated INTEGER');
     this.#head = database.prepare(
       'SELECT seq, sem_hash, entry_hash FROM provenance_entries WHERE plan_key = ? ORDER BY seq DESC LIMIT 1',
     );
     this.#planOfInvocation = database.prepare(
       'SELECT plan_id FROM provenance_entries WHERE invocation_id = ? AND plan_id IS NOT NULL ORDER BY id LIMIT 1',
-    );
-    this.#insert = database.prepare(
-      `INSERT INTO provenance_entries (plan_key, ${columns}, payload)
-       VALUES (@plan_key, @plan_id, @seq, @stype, @method, @invocation_id, @sem_hash, @parent_hash, @entry_hash, @timestamp, @qom_profile, @qom_passed, @payload)`,
     );
     this.#chain = database.prepare(
       `SELECT ${columns} FROM provenance_entries WHERE plan_key = ? ORDER BY seq`,
@@ -128,16 +137,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     this.#planIds = database.prepare(
       'SELECT DISTINCT plan_id FROM provenance_entries WHERE plan_id IS NOT NULL ORDER BY plan_id',
     );
-    const appendOne = database.transaction((record: ProvenanceRecord) => this.#appendNow(record));
-    this.#commit = database.transaction((batch: Pending[]) =>
-      batch.map((pending) => {
-        try {
-          return appendOne(pending.record);
-        } catch (error) {
-          return { error };
-        }
-      }),
-    );
+    this.#writer = new SqliteWriter(this.path, synchronous);
   }
 
   /** Opens (or creates) the store under `dataDir`. */
@@ -150,9 +150,9 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       return Promise.reject(new InternalError({ message: 'The provenance store is closed' }));
     return new Promise((resolve, reject) => {
       this.#queue.push({ record, resolve, reject });
-      if (!this.#scheduled) {
+      if (!this.#scheduled && !this.#inFlight) {
         this.#scheduled = true;
-        setImmediate(() => this.#flush());
+        setImmediate(() => this.#dispatch());
       }
     });
   }
@@ -172,64 +172,96 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   /** Commits what is queued, then closes the database. */
   async close(): Promise<void> {
     if (this.#closed) return;
-    this.#flush();
     this.#closed = true;
+    while (this.#inFlight || this.#queue.length > 0) {
+      if (this.#inFlight) await this.#inFlight;
+      else this.#dispatch();
+    }
+    await this.#writer.close();
     this.#database.close();
   }
 
-  #appendNow(record: ProvenanceRecord): ProvenanceEntry {
+  /** Links the queued records and hands them to the writer as one batch. */
+  #dispatch(): void {
+    this.#scheduled = false;
+    const batch = this.#queue;
+    if (batch.length === 0 || this.#inFlight) return;
+    this.#queue = [];
+    if (this.#heads.size > maxCachedHeads) this.#heads.clear();
+    if (this.#invocations.size > maxCachedHeads) this.#invocations.clear();
+    const rows: EntryRow[] = [];
+    const linked: Array<{ pending: Pending; entry: ProvenanceEntry }> = [];
+    for (const pending of batch) {
+      try {
+        const { entry, row } = this.#link(pending.record);
+        rows.push(row);
+        linked.push({ pending, entry });
+      } catch (cause) {
+        pending.reject(
+          new InternalError({ message: 'Could not record a provenance entry', cause }),
+        );
+      }
+    }
+    this.#inFlight = this.#writer.commit(rows).then((outcome) => {
+      this.#inFlight = undefined;
+      if (outcome.ok) for (const { pending, entry } of linked) pending.resolve(entry);
+      else {
+        // Nothing of the batch is stored: forget the heads it advanced.
+        this.#heads.clear();
+        this.#invocations.clear();
+        const error = new InternalError({
+          message: `Could not commit provenance entries: ${outcome.message}`,
+        });
+        for (const { pending } of linked) pending.reject(error);
+      }
+      // What queued up while this batch synced goes at once, as the next batch.
+      if (this.#queue.length > 0) this.#dispatch();
+    });
+  }
+
+  #link(record: ProvenanceRecord): { entry: ProvenanceEntry; row: EntryRow } {
     const planId =
       record.plan_id !== undefined
         ? record.plan_id
         : record.invocation_id
-          ? (this.#planOfInvocation.get(record.invocation_id)?.plan_id ?? null)
+          ? (this.#planOfInvocation.get(record.invocation_id)?.plan_id ??
+            this.#invocations.get(record.invocation_id) ??
+            null)
           : null;
-    const previous = this.#head.get(planId ?? '');
+    const key = planId ?? '';
+    const previous = this.#heads.get(key) ?? this.#head.get(key);
     const entry = linkEntry(previous, { ...record, plan_id: planId }, this.#algorithm);
-    this.#insert.run({
-      plan_key: planId ?? '',
-      plan_id: entry.plan_id,
+    this.#heads.set(key, {
       seq: entry.seq,
-      stype: entry.stype,
-      method: entry.method,
-      invocation_id: entry.invocation_id,
       sem_hash: entry.sem_hash,
-      parent_hash: entry.parent_hash,
       entry_hash: entry.entry_hash,
-      timestamp: entry.timestamp,
-      qom_profile: entry.qom_profile,
-      qom_passed: entry.qom_passed ? 1 : 0,
-      payload: JSON.stringify(record.payload),
     });
-    return entry;
-  }
-
-  #flush(): void {
-    this.#scheduled = false;
-    const batch = this.#queue;
-    if (batch.length === 0) return;
-    this.#queue = [];
-    let outcomes: Array<ProvenanceEntry | { error: unknown }>;
-    try {
-      outcomes = this.#commit(batch);
-    } catch (cause) {
-      const error = new InternalError({ message: 'Could not commit provenance entries', cause });
-      for (const pending of batch) pending.reject(error);
-      return;
-    }
-    outcomes.forEach((outcome, index) => {
-      const pending = batch[index] as Pending;
-      if ('error' in outcome)
-        pending.reject(
-          new InternalError({
-            message: 'Could not record a provenance entry',
-            cause: outcome.error,
-          }),
-        );
-      else pending.resolve(outcome);
-    });
+    if (planId !== null && record.invocation_id && !this.#invocations.has(record.invocation_id))
+      this.#invocations.set(record.invocation_id, planId);
+    return {
+      entry,
+      row: {
+        plan_key: key,
+        plan_id: entry.plan_id,
+        seq: entry.seq,
+        stype: entry.stype,
+        method: entry.method,
+        invocation_id: entry.invocation_id,
+        sem_hash: entry.sem_hash,
+        parent_hash: entry.parent_hash,
+        entry_hash: entry.entry_hash,
+        timestamp: entry.timestamp,
+        qom_profile: entry.qom_profile,
+        qom_passed: entry.qom_passed ? 1 : 0,
+        validated: entry.validated === false ? 0 : null,
+        payload: JSON.stringify(record.payload),
+      },
+    };
   }
 }
+
+/** Plans (and invocations) whose heads are kept in memory before the cache starts over. */
+const maxCachedHeads = 100_000;
 
 function toEntry(row: Row): ProvenanceEntry {
   const entry: ProvenanceEntry = {
@@ -245,6 +277,7 @@ function toEntry(row: Row): ProvenanceEntry {
     qom_profile: row.qom_profile,
     qom_passed: row.qom_passed === 1,
   };
+  if (row.validated === 0) entry.validated = false;
   if (row.payload !== undefined) {
     const parsed = safeParseJson(row.payload);
     // A payload edited into invalid JSON is kept as text, so verifyChain reports it.

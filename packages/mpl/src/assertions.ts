@@ -12,6 +12,7 @@ import {
 import { strings } from '@bufbuild/cel/ext';
 import type { JsonValue } from '@mtpx/protocol';
 import { z } from 'zod';
+import { type CelAstExpr, CelEvalError, compileCel, isTruthyJson } from './cel-compile';
 import { RegistryError } from './errors';
 
 /** How much an assertion matters: `error` counts against the message, the others inform. */
@@ -89,6 +90,8 @@ type Program = (bindings: Record<string, CelInput>) => unknown;
 
 interface CompiledAssertion extends AssertionDefinition {
   program: Program;
+  /** The expression compiled to a function of plain JSON values, when it is in the subset. */
+  fast: ((variables: Record<string, unknown>) => unknown) | undefined;
 }
 
 /** An assertion set whose CEL expressions are compiled, ready to evaluate many times. */
@@ -152,7 +155,12 @@ export function compileAssertionSet(input: unknown, source = 'assertions'): Comp
   const definition: AssertionSetDefinition = parsed.data;
   const compiled: CompiledAssertion[] = definition.assertions.map((assertion) => {
     try {
-      return { ...assertion, program: plan(environment, parse(assertion.expression)) as Program };
+      const parsed = parse(assertion.expression);
+      return {
+        ...assertion,
+        program: plan(environment, parsed) as Program,
+        fast: compileCel(parsed.expr as unknown as CelAstExpr),
+      };
     } catch (cause) {
       throw new RegistryError({
         message: `${source}: the expression of assertion "${assertion.id}" is not valid CEL: ${cause instanceof Error ? cause.message : String(cause)}`,
@@ -163,19 +171,32 @@ export function compileAssertionSet(input: unknown, source = 'assertions'): Comp
   return {
     definition,
     evaluate(payload, context) {
-      const bindings: Record<string, CelInput> = { payload: toCelInput(payload) };
+      const variables: Record<string, unknown> = { payload };
       if (context) {
-        if (context.args !== undefined) bindings.args = toCelInput(context.args);
-        if (context.response !== undefined) bindings.response = toCelInput(context.response);
-        if (context.stype !== undefined) bindings.stype = context.stype;
-        if (context.tool !== undefined) bindings.tool = context.tool;
-        bindings.metadata = toCelInput(context.metadata ?? {});
+        if (context.args !== undefined) variables.args = context.args;
+        if (context.response !== undefined) variables.response = context.response;
+        if (context.stype !== undefined) variables.stype = context.stype;
+        if (context.tool !== undefined) variables.tool = context.tool;
+        variables.metadata = context.metadata ?? {};
       }
+      // Converted for @bufbuild/cel only when an assertion outside the fast subset runs.
+      let bindings: Record<string, CelInput> | undefined;
+      const celBindings = () => {
+        bindings ??= Object.fromEntries(
+          Object.entries(variables).map(([name, value]) => [
+            name,
+            typeof value === 'string' ? value : toCelInput(value as JsonValue),
+          ]),
+        );
+        return bindings;
+      };
       const results: AssertionResult[] = [];
       let passed = 0;
       let errors = 0;
       for (const assertion of compiled) {
-        const result = runAssertion(assertion, bindings);
+        const result = assertion.fast
+          ? runFast(assertion, variables)
+          : runAssertion(assertion, celBindings());
         results.push(result);
         if (result.passed) passed += 1;
         else if (assertion.severity === 'error') {
@@ -194,6 +215,16 @@ export function compileAssertionSet(input: unknown, source = 'assertions'): Comp
       };
     },
   };
+}
+
+function runFast(
+  assertion: CompiledAssertion,
+  variables: Record<string, unknown>,
+): AssertionResult {
+  const base = { id: assertion.id, severity: assertion.severity, message: assertion.message };
+  const value = (assertion.fast as NonNullable<CompiledAssertion['fast']>)(variables);
+  if (value instanceof CelEvalError) return { ...base, passed: false, error: value.message };
+  return { ...base, passed: isTruthyJson(value) };
 }
 
 function runAssertion(

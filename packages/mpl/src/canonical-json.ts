@@ -5,14 +5,10 @@ export const MAX_CANONICAL_DEPTH = 512;
 
 // Rust's `str::trim` removes Unicode White_Space: unlike String.prototype.trim it keeps
 // U+FEFF and removes U+0085. The reference hashes what Rust produces, so we trim the same set.
-const whiteSpace =
-  '\\t\\n\\v\\f\\r \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const leadingWhiteSpace = new RegExp(`^[${whiteSpace}]+`);
-const trailingWhiteSpace = new RegExp(`[${whiteSpace}]+$`);
 
 /** `text` without leading and trailing Unicode White_Space, as Rust's `str::trim` gives it. */
 export function trimUnicodeWhiteSpace(text: string): string {
-  return text.replace(leadingWhiteSpace, '').replace(trailingWhiteSpace, '');
+  return trimmed(text);
 }
 
 /**
@@ -82,53 +78,155 @@ export function canonicalNumber(value: number): string {
   return formatFloat(rounded);
 }
 
-function notJson(path: string, what: string): never {
+// The keys and indexes from the root to the value being written: a path is built from
+// them only when a value is refused, so the common case pays nothing for it.
+type PathStack = Array<string | number>;
+
+function pathOf(stack: PathStack): string {
+  return stack.map((part) => `/${escapePointer(String(part))}`).join('');
+}
+
+function notJson(stack: PathStack, what: string): never {
+  const path = pathOf(stack);
   throw new InvalidRequestError({
     message: `Cannot canonicalize: the value at ${JSON.stringify(path)} is ${what}, which JSON cannot carry.`,
     details: [{ path, message: `${what} is not a JSON value` }],
   });
 }
 
-function write(value: unknown, path: string, depth: number): string {
+function tooDeep(stack: PathStack): never {
+  const path = pathOf(stack);
+  throw new InvalidRequestError({
+    message: `Cannot canonicalize: the value nests deeper than ${MAX_CANONICAL_DEPTH} levels.`,
+    details: [{ path, message: `nesting deeper than ${MAX_CANONICAL_DEPTH} levels` }],
+  });
+}
+
+/** True for the characters Rust's `str::trim` removes (Unicode White_Space). */
+function isWhiteSpace(code: number): boolean {
+  if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  if (code < 0x85) return false;
+  return (
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+function trimmed(text: string): string {
+  const length = text.length;
+  if (length === 0) return text;
+  // Most strings start and end with a visible character: no scan, no copy.
+  if (!isWhiteSpace(text.charCodeAt(0)) && !isWhiteSpace(text.charCodeAt(length - 1))) return text;
+  let start = 0;
+  let end = length;
+  while (start < end && isWhiteSpace(text.charCodeAt(start))) start++;
+  while (end > start && isWhiteSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
+
+// What JSON.stringify would escape: quotes, backslashes, control characters, surrogates.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
+const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** A JSON string literal, as `JSON.stringify` writes it (without calling it when plain). */
+function quote(text: string): string {
+  return needsEscape.test(text) ? JSON.stringify(text) : `"${text}"`;
+}
+
+// Payloads of one SType repeat the same keys: their quoted form (and whether they hold
+// a UTF-16 unit from U+D800 up, which sorts differently by code point than by unit) is
+// kept, bounded.
+const quotedKeys = new Map<string, string>();
+const highKeys = new Set<string>();
+const maxQuotedKeys = 4096;
+const highUnits = /[\ud800-\uffff]/;
+
+function quotedKey(key: string): string {
+  let quoted = quotedKeys.get(key);
+  if (quoted === undefined) {
+    quoted = `${quote(key)}:`;
+    if (quotedKeys.size < maxQuotedKeys) {
+      quotedKeys.set(key, quoted);
+      if (highUnits.test(key)) highKeys.add(key);
+    }
+  }
+  return quoted;
+}
+
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length < 2) return keys;
+  let high = false;
+  for (const key of keys) {
+    if (!quotedKeys.has(key)) quotedKey(key);
+    if (highKeys.has(key) || (!quotedKeys.has(key) && highUnits.test(key))) high = true;
+  }
+  if (high) return keys.sort(compareCodePoints);
+  if (keys.length > 24) return keys.sort();
+  // Insertion sort: for the few keys of a typical object, several times faster than sort().
+  for (let index = 1; index < keys.length; index++) {
+    const key = keys[index] as string;
+    let at = index - 1;
+    while (at >= 0 && (keys[at] as string) > key) {
+      keys[at + 1] = keys[at] as string;
+      at--;
+    }
+    keys[at + 1] = key;
+  }
+  return keys;
+}
+
+/** The canonical form of `value`, written in one recursive pass. */
+function write(value: unknown, stack: PathStack): string {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(trimUnicodeWhiteSpace(value));
+      return quote(trimmed(value));
     case 'number':
-      if (!Number.isFinite(value)) notJson(path, String(value));
+      if (Number.isSafeInteger(value)) return value === 0 ? '0' : `${value}`;
+      if (!Number.isFinite(value)) notJson(stack, String(value));
       return canonicalNumber(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'object': {
       if (value === null) return 'null';
-      if (depth >= MAX_CANONICAL_DEPTH)
-        throw new InvalidRequestError({
-          message: `Cannot canonicalize: the value nests deeper than ${MAX_CANONICAL_DEPTH} levels.`,
-          details: [{ path, message: `nesting deeper than ${MAX_CANONICAL_DEPTH} levels` }],
-        });
+      if (stack.length >= MAX_CANONICAL_DEPTH) tooDeep(stack);
       if (Array.isArray(value)) {
         let out = '[';
         for (let index = 0; index < value.length; index++) {
           if (index > 0) out += ',';
           const item: unknown = value[index];
-          out += item === undefined ? 'null' : write(item, `${path}/${index}`, depth + 1);
+          if (item === undefined) out += 'null';
+          else {
+            stack.push(index);
+            out += write(item, stack);
+            stack.pop();
+          }
         }
         return `${out}]`;
       }
       const record = value as Record<string, unknown>;
-      const keys = Object.keys(record).sort(compareCodePoints);
       let out = '{';
       let first = true;
-      for (const key of keys) {
+      for (const key of sortedKeys(record)) {
         const member = record[key];
         if (member === null || member === undefined) continue;
         if (!first) out += ',';
         first = false;
-        out += `${JSON.stringify(key)}:${write(member, `${path}/${escapePointer(key)}`, depth + 1)}`;
+        stack.push(key);
+        out += quotedKey(key) + write(member, stack);
+        stack.pop();
       }
       return `${out}}`;
     }
     default:
-      return notJson(path, typeof value);
+      return notJson(stack, typeof value);
   }
 }
 
@@ -151,5 +249,5 @@ function escapePointer(key: string): string {
  * ```
  */
 export function canonicalize(value: unknown): string {
-  return write(value, '', 0);
+  return write(value, []);
 }

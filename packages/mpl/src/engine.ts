@@ -1,5 +1,4 @@
-import type { AssertionContext } from './assertions';
-import { canonicalize } from './canonical-json';
+import type { AssertionContext, AssertionResult } from './assertions';
 import {
   createMplError,
   type ErrorDetail,
@@ -8,11 +7,12 @@ import {
   NegotiationIncompatibleError,
   UnknownStypeError,
 } from './errors';
+import type { OntologyReport } from './ontology';
 import { planReferenceOf } from './provenance';
 import { evaluateQom, type QomReport, type QomScores } from './qom';
 import { DEFAULT_QOM_PROFILE, loadQomProfiles, type QomProfile } from './qom-profiles';
 import { STypeRegistry } from './registry';
-import { type HashAlgorithm, hashCanonical } from './semantic-hash';
+import { type HashAlgorithm, semanticHash } from './semantic-hash';
 import { parseSTypeId } from './stype-id';
 
 /** How to build an {@link MplEngine} from registry folders. */
@@ -35,6 +35,11 @@ export interface InspectOptions {
   scores?: QomScores;
   /** Extra CEL variables for assertions (`args`, `response`, `tool`, `metadata`). */
   context?: AssertionContext;
+  /**
+   * Judge an SType that is not registered instead of throwing (transparent mode): the
+   * result has `validated: false`, `valid: false`, code `E-UNKNOWN-STYPE` and its hash.
+   */
+  allowUnknown?: boolean;
 }
 
 /** The verdict on one message: validity, QoM, semantic hash and where it belongs. */
@@ -42,8 +47,17 @@ export interface Inspection {
   stype: string;
   /** True when the payload (and its `args`, if typed) conform to their schemas. */
   valid: boolean;
-  /** True when `valid` and the QoM profile passed: what strict mode lets through. */
+  /**
+   * True when `valid`, no `error`-severity assertion failed and the QoM profile passed:
+   * what strict mode lets through.
+   */
   accepted: boolean;
+  /** `false` when the SType is not registered, so nothing could be checked (`allowUnknown`). */
+  validated?: boolean;
+  /** Failed assertions of severity `warning` or `info`: reported, never blocking by themselves. */
+  warnings?: AssertionResult[];
+  /** Ontology adherence computed from the SType's `ontology.json`, when it has constraints. */
+  ontology?: OntologyReport;
   /** Why it was not accepted. */
   code?: MplErrorCode;
   /** Schema problems, by JSON path and layer. */
@@ -109,48 +123,148 @@ export class MplEngine {
    * for a payload JSON cannot carry; everything about the payload itself is in the result.
    */
   inspect(stype: string, payload: unknown, options: InspectOptions = {}): Inspection {
-    const parsed = parseSTypeId(stype);
-    if (!parsed.ok) throw parsed.error;
-    const id = parsed.value.id;
-    if (!this.registry.has(id))
-      throw new UnknownStypeError({
+    const id = this.#parseId(stype);
+    const profile = this.#profile(options.profile);
+    const semHash = semanticHash(payload, { algorithm: this.hashAlgorithm });
+    if (!this.registry.has(id)) {
+      const unknown = new UnknownStypeError({
         message: `SType ${id} is not registered. Registered STypes: ${this.registry.ids().join(', ')}.`,
         details: [{ path: '', message: `${id} is not in the registry`, stype: id }],
       });
-    const profileName = options.profile ?? this.defaultProfile;
-    const profile = this.profiles.get(profileName);
-    if (!profile)
-      throw new NegotiationIncompatibleError({
-        message: `QoM profile ${profileName} is not known. Known profiles: ${[...this.profiles.keys()].join(', ')}.`,
-      });
-    const semHash = hashCanonical(canonicalize(payload), this.hashAlgorithm);
+      if (!options.allowUnknown) throw unknown;
+      return {
+        stype: id,
+        valid: false,
+        accepted: false,
+        validated: false,
+        code: 'E-UNKNOWN-STYPE',
+        errors: unknown.details,
+        semHash,
+        qom: {
+          profile: profile.name,
+          passed: false,
+          metrics: {},
+          failures: [],
+          failed_assertions: [],
+        },
+        ...planReferenceOf(payload),
+      };
+    }
     const validation = this.registry.validateMessage(id, payload);
     const assertions = this.registry.assertions(id);
-    const context: AssertionContext = { stype: id, ...options.context };
+    const context: AssertionContext = options.context
+      ? { stype: id, ...options.context }
+      : { stype: id };
     const report = assertions?.evaluate(payload as never, context);
-    const qom = evaluateQom(profile, {
+    const failed = report ? report.results.filter((result) => !result.passed) : [];
+    let scores = options.scores;
+    const ontology = this.registry.ontology(id);
+    const adherence =
+      ontology && ontology.constraints > 0 && scores?.ontology_adherence === undefined
+        ? ontology.check(payload as never)
+        : undefined;
+    if (adherence) scores = { ...scores, ontology_adherence: adherence.score };
+    const measurement = {
       schema_fidelity: validation.valid ? 1 : 0,
       instruction_compliance: report ? report.instructionCompliance : 1,
-      failedAssertions: report ? report.results.filter((result) => !result.passed) : [],
-      ...(options.scores ? { scores: options.scores } : {}),
-    });
+      failedAssertions: failed,
+      ...(scores ? { scores } : {}),
+    };
+    let qom = evaluateQom(profile, { ...measurement, samplePoint: samplePointOf(semHash) });
+    const blocking = report ? report.errors : 0;
+    if (validation.valid && blocking === 0 && !qom.passed)
+      qom = this.#degrade(profile, qom, semHash, (degraded) =>
+        evaluateQom(degraded, { ...measurement, samplePoint: samplePointOf(semHash) }),
+      );
     const inspection: Inspection = {
       stype: id,
       valid: validation.valid,
-      accepted: validation.valid && qom.passed,
+      accepted: validation.valid && blocking === 0 && qom.passed,
       errors: validation.errors,
       semHash,
       qom,
       ...planReferenceOf(payload),
     };
+    if (adherence) inspection.ontology = adherence;
+    const warnings = failed.filter((result) => result.severity !== 'error');
+    if (warnings.length > 0) inspection.warnings = warnings;
     if (validation.code) inspection.code = validation.code;
+    else if (blocking > 0) inspection.code = 'E-ASSERTION-FAILED';
     else if (!qom.passed) inspection.code = 'E-QOM-BREACH';
     return inspection;
+  }
+
+  readonly #parsedIds = new Map<string, string>();
+  /** Failures of the same message (profile and semantic hash), for `retry_policy`. */
+  readonly #failures = new Map<string, number>();
+
+  /**
+   * `retry_policy.degrade_to`: a message that keeps failing its profile (the same payload
+   * sent more than `max_retries` times after its first failure) is judged by the profile
+   * it degrades to (and so on down the chain); a pass there is reported with `degraded_from`.
+   */
+  #degrade(
+    profile: QomProfile,
+    failed: QomReport,
+    semHash: string,
+    judge: (profile: QomProfile) => QomReport,
+  ): QomReport {
+    const policy = profile.retry_policy;
+    if (!policy?.degrade_to) return failed;
+    const key = `${profile.name}\u0000${semHash}`;
+    const failures = (this.#failures.get(key) ?? 0) + 1;
+    if (this.#failures.size >= 10_000) this.#failures.clear();
+    this.#failures.set(key, failures);
+    if (failures <= policy.max_retries) return failed;
+    const seen = new Set([profile.name]);
+    let next = this.profiles.get(policy.degrade_to);
+    while (next && !seen.has(next.name)) {
+      seen.add(next.name);
+      const report = judge(next);
+      if (report.passed) return { ...report, degraded_from: profile.name };
+      next = next.retry_policy?.degrade_to
+        ? this.profiles.get(next.retry_policy.degrade_to)
+        : undefined;
+    }
+    return failed;
+  }
+
+  /** The canonical id of `stype` (cached: the same few ids arrive on every call). */
+  #parseId(stype: string): string {
+    const cached = this.#parsedIds.get(stype);
+    if (cached !== undefined) return cached;
+    const parsed = parseSTypeId(stype);
+    if (!parsed.ok) throw parsed.error;
+    if (this.#parsedIds.size < 1024) this.#parsedIds.set(stype, parsed.value.id);
+    return parsed.value.id;
+  }
+
+  #profile(name: string = this.defaultProfile): QomProfile {
+    const profile = this.profiles.get(name);
+    if (!profile)
+      throw new NegotiationIncompatibleError({
+        message: `QoM profile ${name} is not known. Known profiles: ${[...this.profiles.keys()].join(', ')}.`,
+      });
+    return profile;
   }
 
   /** The typed error strict mode answers with for a message that was not accepted. */
   rejection(inspection: Inspection): MplError {
     const code = inspection.code ?? 'E-QOM-BREACH';
+    if (code === 'E-ASSERTION-FAILED') {
+      const failed = inspection.qom.failed_assertions.filter(
+        (assertion) => assertion.severity === 'error',
+      );
+      return createMplError(code, {
+        message: `${inspection.stype} fails ${failed.length === 1 ? 'an error-severity assertion' : `${failed.length} error-severity assertions`}: ${failed.map((assertion) => `${assertion.id} (${assertion.message || 'failed'})`).join('; ')}`,
+        details: failed.map((assertion) => ({
+          path: `/qom/assertions/${assertion.id}`,
+          message: assertion.error
+            ? `${assertion.message} (${assertion.error})`
+            : assertion.message,
+        })),
+      });
+    }
     if (code === 'E-QOM-BREACH') {
       const details: ErrorDetail[] = [
         ...inspection.qom.failures.map((failure) => ({
@@ -185,4 +299,11 @@ export class MplEngine {
       details: inspection.errors,
     });
   }
+}
+
+/** Where a message falls in [0, 1) for `sample_rate`: the first 32 bits of its hash. */
+function samplePointOf(semHash: string): number {
+  const hex = semHash.slice(semHash.indexOf(':') + 1, semHash.indexOf(':') + 9);
+  const value = Number.parseInt(hex, 16);
+  return Number.isFinite(value) ? value / 2 ** 32 : 0;
 }

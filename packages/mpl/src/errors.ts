@@ -39,7 +39,9 @@ export type MplErrorCode =
   /** MTPX: the client could not reach the proxy, or the proxy answered with something that is not MPL. */
   | 'E-CONNECTION'
   /** MTPX: a registry folder or profile file could not be loaded. */
-  | 'E-REGISTRY';
+  | 'E-REGISTRY'
+  /** MTPX: an `error`-severity assertion of the SType failed (strict mode blocks it). */
+  | 'E-ASSERTION-FAILED';
 
 /** One problem, located by a JSON Pointer into the message. */
 export interface ErrorDetail {
@@ -322,6 +324,18 @@ export class RegistryError extends MplError<'E-REGISTRY'> {
   }
 }
 
+/** `E-ASSERTION-FAILED`: an `error`-severity assertion failed; `details` name each by id. */
+export class AssertionFailedError extends MplError<'E-ASSERTION-FAILED'> {
+  constructor(options: MplErrorClassOptions) {
+    super({ ...options, code: 'E-ASSERTION-FAILED' });
+    this.name = 'AssertionFailedError';
+  }
+
+  static override isInstance(error: unknown): error is AssertionFailedError {
+    return hasCode(error, 'E-ASSERTION-FAILED');
+  }
+}
+
 const errorClasses = {
   'E-QOM-BREACH': QomBreachError,
   'E-SCHEMA-FIDELITY': SchemaFidelityError,
@@ -340,6 +354,7 @@ const errorClasses = {
   'E-UPSTREAM': UpstreamError,
   'E-CONNECTION': ConnectionError,
   'E-REGISTRY': RegistryError,
+  'E-ASSERTION-FAILED': AssertionFailedError,
 } satisfies { [TCode in MplErrorCode]: new (options: MplErrorClassOptions) => MplError<TCode> };
 
 /** Every MPL error code, in the order above. */

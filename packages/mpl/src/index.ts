@@ -32,6 +32,7 @@ export {
   MplEngine,
 } from './engine';
 export {
+  AssertionFailedError,
   ConnectionError,
   createMplError,
   type ErrorDetail,
@@ -77,6 +78,7 @@ export {
   type ToolResultPayload,
   ToolResultPayloadSchema,
 } from './payloads';
+export { MplPolicy, type PolicyDecision, type PolicyFile, PolicyFileSchema } from './policy';
 export {
   type ChainProblem,
   type ChainVerification,

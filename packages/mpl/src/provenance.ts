@@ -19,6 +19,11 @@ export interface ProvenanceRecord {
   payload: JsonValue;
   qom_profile: string;
   qom_passed: boolean;
+  /**
+   * `false` when the proxy could not check the message (transparent mode, an SType not in
+   * its registry). Absent means validated; stores keep `false` and return it on the entry.
+   */
+  validated?: boolean;
   /** ISO 8601; the store's clock when absent. */
   timestamp?: string;
 }
@@ -39,6 +44,11 @@ export interface ProvenanceEntry {
   timestamp: string;
   qom_profile: string;
   qom_passed: boolean;
+  /**
+   * Present (and `false`) only on entries of messages nothing could be checked against
+   * (an unknown SType let through in transparent mode). It is covered by `entry_hash`.
+   */
+  validated?: false;
   /** The message itself; stores return it when asked (`{ payloads: true }`). */
   payload?: JsonValue;
 }
@@ -73,7 +83,9 @@ function entryHashInput(
   entry: Omit<ProvenanceEntry, 'entry_hash' | 'payload'>,
   previous: string | null,
 ) {
+  // `validated` joins the hashed fields only when false, so earlier chains keep their hashes.
   return canonicalize({
+    ...(entry.validated === false ? { validated: false } : {}),
     plan_id: entry.plan_id,
     seq: entry.seq,
     stype: entry.stype,
@@ -110,7 +122,7 @@ export function linkEntry(
   record: ProvenanceRecord & { plan_id: string | null },
   algorithm: HashAlgorithm = 'sha256',
 ): ProvenanceEntry {
-  const unlinked = {
+  const unlinked: Omit<ProvenanceEntry, 'entry_hash' | 'payload'> = {
     plan_id: record.plan_id,
     seq: previous ? previous.seq + 1 : 1,
     stype: record.stype,
@@ -122,6 +134,7 @@ export function linkEntry(
     qom_profile: record.qom_profile,
     qom_passed: record.qom_passed,
   };
+  if (record.validated === false) unlinked.validated = false;
   return {
     ...unlinked,
     entry_hash: computeEntryHash(unlinked, previous ? previous.entry_hash : null, algorithm),

@@ -35,6 +35,10 @@ export interface QomReport {
   failures: QomFailure[];
   /** The assertions that failed, with why (empty when all passed). */
   failed_assertions: AssertionResult[];
+  /** Metrics the profile samples (`sample_rate` < 1) that this message was not sampled for. */
+  skipped?: QomMetricName[];
+  /** The profile the message failed first, when `retry_policy.degrade_to` judged it again. */
+  degraded_from?: string;
 }
 
 /** What {@link evaluateQom} judges. */
@@ -46,6 +50,12 @@ export interface QomMeasurement {
   /** The failed assertions, carried into the report. */
   failedAssertions?: AssertionResult[];
   scores?: QomScores;
+  /**
+   * Where this message falls in [0, 1): a metric whose `sample_rate` is at most this is
+   * not judged for it (default 0: every metric judged). The engine derives it from the
+   * message's semantic hash, so a message is sampled the same way each time.
+   */
+  samplePoint?: number;
 }
 
 // As in the reference, instruction compliance and tool outcome fail when a profile needs
@@ -75,9 +85,15 @@ export function evaluateQom(profile: QomProfile, measurement: QomMeasurement): Q
     ...measurement.scores,
   };
   const failures: QomFailure[] = [];
+  const skipped: QomMetricName[] = [];
+  const samplePoint = measurement.samplePoint ?? 0;
   for (const metric of QOM_METRICS) {
     const threshold = profile.metrics[metric];
     if (!threshold) continue;
+    if (threshold.sample_rate !== undefined && samplePoint >= threshold.sample_rate) {
+      skipped.push(metric);
+      continue;
+    }
     const actual = values[metric];
     if (actual === undefined) {
       if (requiredWhenAbsent.has(metric) && threshold.min > 0)
@@ -97,13 +113,15 @@ export function evaluateQom(profile: QomProfile, measurement: QomMeasurement): Q
         message: `${metric} is ${roundForMessage(actual)}, below the ${threshold.min} that ${profile.name} requires`,
       });
   }
-  return {
+  const report: QomReport = {
     profile: profile.name,
     passed: failures.length === 0,
     metrics: values,
     failures,
     failed_assertions: measurement.failedAssertions ?? [],
   };
+  if (skipped.length > 0) report.skipped = skipped;
+  return report;
 }
 
 function roundForMessage(value: number): string {

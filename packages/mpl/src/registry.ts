@@ -4,6 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { type CompiledAssertionSet, compileAssertionSet } from './assertions';
 import { type ErrorDetail, type MplErrorCode, RegistryError } from './errors';
+import { type CompiledOntology, compileOntology } from './ontology';
 import {
   builtinSTypesDirectory,
   readSTypeDirectory,
@@ -54,6 +55,7 @@ interface Entry {
   parsed: STypeId;
   validate: ValidateFunction;
   assertions: CompiledAssertionSet | undefined;
+  ontology: CompiledOntology | undefined;
 }
 
 /**
@@ -115,7 +117,17 @@ export class STypeRegistry {
         definition.assertions === undefined
           ? undefined
           : compileAssertionSet(definition.assertions, `assertions.json of ${definition.id}`);
-      this.#entries.set(definition.id, { definition, parsed, validate, assertions });
+      let ontology: CompiledOntology | undefined;
+      try {
+        ontology =
+          definition.ontology === undefined ? undefined : compileOntology(definition.ontology);
+      } catch (cause) {
+        throw new RegistryError({
+          message: `The ontology.json of ${definition.id}${where(definition)} does not compile: ${messageOf(cause)}`,
+          cause,
+        });
+      }
+      this.#entries.set(definition.id, { definition, parsed, validate, assertions, ontology });
     }
   }
 
@@ -158,6 +170,11 @@ export class STypeRegistry {
   /** The compiled assertions of `id`, when it has an `assertions.json`. */
   assertions(id: string): CompiledAssertionSet | undefined {
     return this.#entry(id)?.assertions;
+  }
+
+  /** The compiled `ontology.json` of `id`, when it has one. */
+  ontology(id: string): CompiledOntology | undefined {
+    return this.#entry(id)?.ontology;
   }
 
   /**

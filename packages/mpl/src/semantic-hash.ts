@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { canonicalize } from './canonical-json';
@@ -11,6 +11,10 @@ export const HASH_ALGORITHMS: readonly HashAlgorithm[] = ['sha256', 'b3'];
 
 const encoder = new TextEncoder();
 
+// `crypto.hash` (Node 20.12+) hashes a string in one call, without a Hash object.
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string })
+  .hash;
+
 /**
  * Hashes text that is already in canonical form: `sha256:<hex>` or `b3:<hex>`.
  *
@@ -21,7 +25,7 @@ const encoder = new TextEncoder();
  */
 export function hashCanonical(canonical: string, algorithm: HashAlgorithm = 'sha256'): string {
   if (algorithm === 'b3') return `b3:${bytesToHex(blake3(encoder.encode(canonical)))}`;
-  return `sha256:${createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
+  return `sha256:${oneShot ? oneShot('sha256', canonical, 'hex') : crypto.createHash('sha256').update(canonical, 'utf8').digest('hex')}`;
 }
 
 /**
@@ -37,6 +41,7 @@ export function hashCanonical(canonical: string, algorithm: HashAlgorithm = 'sha
  * ```
  */
 export function semanticHash(value: unknown, options: { algorithm?: HashAlgorithm } = {}): string {
+  // One pass writes the canonical text (no intermediate copy of the value); one update hashes it.
   return hashCanonical(canonicalize(value), options.algorithm);
 }
 

@@ -1,4 +1,5 @@
 import type { JsonValue } from '@mtpx/protocol';
+import type { AssertionResult } from './assertions';
 import type { ErrorDetail } from './errors';
 import type { QomReport } from './qom';
 
@@ -39,6 +40,10 @@ export interface CallResponseBody {
   data: JsonValue;
   /** Schema problems, when the proxy let an invalid message through (transparent mode). */
   errors: ErrorDetail[];
+  /** `false` when nothing could be checked (an unknown SType let through in transparent mode). */
+  validated?: false;
+  /** Failed assertions of severity `warning` or `info`: reported, not blocking. */
+  warnings?: AssertionResult[];
 }
 
 /** `GET /health` */
