@@ -49,6 +49,7 @@ const migrations: readonly Migration[] = [
         timestamp text NOT NULL,
         qom_profile text NOT NULL,
         qom_passed boolean NOT NULL,
+        validated boolean,
         payload text NOT NULL,
         PRIMARY KEY (plan_key, seq)
       )`,

@@ -75,6 +75,22 @@ describe('PostgresProvenanceStore', () => {
     expect(await store.chain(randomUUID())).toEqual([]);
   });
 
+  it('keeps an unvalidated (transparent-mode) entry marked, and its chain verifies', async () => {
+    const store = stores[1] as PostgresProvenanceStore;
+    const planId = randomUUID();
+    await store.append(record(planId, { planId, step: 'checked' }));
+    const unchecked = await store.append({
+      ...record(planId, { planId, step: 'unknown SType' }),
+      stype: 'org.unknown.Thing.v1',
+      validated: false,
+    });
+    expect(unchecked.validated).toBe(false);
+    const chain = await store.chain(planId, { payloads: true });
+    expect(chain[0]).not.toHaveProperty('validated');
+    expect(chain[1]).toMatchObject({ validated: false, entry_hash: unchecked.entry_hash });
+    expect(verifyChain(chain)).toMatchObject({ valid: true, problems: [] });
+  });
+
   it('reports an edited entry through verifyChain', async () => {
     const store = stores[0] as PostgresProvenanceStore;
     const planId = randomUUID();

@@ -40,11 +40,13 @@ interface Row {
   timestamp: string;
   qom_profile: string;
   qom_passed: boolean;
+  /** `false` for an entry recorded without validation (transparent mode); else null. */
+  validated: boolean | null;
   payload?: string;
 }
 
 const columns =
-  'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed';
+  'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, validated';
 /** Attempts of one batch when a unique violation says another writer got there first. */
 const maxAttempts = 5;
 
@@ -212,6 +214,7 @@ export class PostgresProvenanceStore implements ProvenanceStore {
         entry.timestamp,
         entry.qom_profile,
         entry.qom_passed,
+        entry.validated === false ? false : null,
         JSON.stringify(pending.record.payload),
       ];
       rows.push(`(${row.map((_value, index) => `$${values.length + index + 1}`).join(', ')})`);
@@ -247,6 +250,7 @@ function toEntry(row: Row): ProvenanceEntry {
     qom_profile: row.qom_profile,
     qom_passed: row.qom_passed,
   };
+  if (row.validated === false) entry.validated = false;
   if (row.payload !== undefined) {
     const parsed = safeParseJson(row.payload);
     // A payload edited into invalid JSON is kept as text, so verifyChain reports it.
