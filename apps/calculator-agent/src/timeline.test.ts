@@ -1,8 +1,8 @@
 import { PassThrough } from 'node:stream';
 import type { AgentEvent } from '@mtpx/agent';
 import { Terminal } from '@mtpx/example-kit';
+import { TimelineView } from '@mtpx/inspector';
 import { describe, expect, it } from 'vitest';
-import { TimelineView } from './timeline';
 
 function render(events: AgentEvent[], color: boolean): string {
   const out = new PassThrough();
