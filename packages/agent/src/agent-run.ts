@@ -247,8 +247,8 @@ export class AgentRun {
         this.#refusal = turn.refusal ?? message.content ?? '';
         // A refused turn's calls never run: any already handed over are cancelled, and
         // the conversation keeps only the calls that have a result to answer them.
-        results = await calls.abort(new Error('the model refused this turn'));
-        message = keepAnsweredCalls(message, results);
+        const aborted = await calls.abort(new Error('the model refused this turn'));
+        ({ message, results } = keepAnsweredCalls(message, aborted));
       }
       this.#messages.push(message);
       try {
@@ -481,10 +481,24 @@ export class AgentRun {
   }
 }
 
-/** A refused turn's message, with only the calls `results` answer (none: no `tool_calls`). */
-function keepAnsweredCalls(message: AssistantMessage, results: readonly ToolResult[]) {
-  const answered = new Set(results.map((result) => result.call_id));
-  const kept = (message.tool_calls ?? []).filter((call) => answered.has(call.id));
+/**
+ * A refused turn's message with only the calls that `results` answer (no `tool_calls` when
+ * none), and those answers: each kept call paired with one result of its id, in order, so
+ * the conversation holds exactly one answer per call even when ids repeat or are unusable.
+ */
+function keepAnsweredCalls(
+  message: AssistantMessage,
+  results: readonly ToolResult[],
+): { message: AssistantMessage; results: ToolResult[] } {
+  const unused = [...results];
+  const kept: NonNullable<AssistantMessage['tool_calls']> = [];
+  const answers: ToolResult[] = [];
+  for (const call of message.tool_calls ?? []) {
+    const index = unused.findIndex((result) => result.call_id === call.id);
+    if (index < 0) continue;
+    kept.push(call);
+    answers.push(...unused.splice(index, 1));
+  }
   const { tool_calls: _calls, ...rest } = message;
-  return kept.length > 0 ? { ...rest, tool_calls: kept } : rest;
+  return { message: kept.length > 0 ? { ...rest, tool_calls: kept } : rest, results: answers };
 }

@@ -61,8 +61,9 @@ describe('PostgresSessionStore', () => {
     await expect(store.get('s-3', { userId: 'mallory' })).rejects.toMatchObject({
       code: 'session_access_denied',
     });
+    // A new copy over a stored one is stale first of all (the version rule comes first).
     await expect(store.save(session('s-3', 'mallory'))).rejects.toMatchObject({
-      code: 'session_access_denied',
+      code: 'session_conflict',
     });
     await expect(store.save(session('s-3', 'mallory', 1))).rejects.toMatchObject({
       code: 'session_access_denied',
