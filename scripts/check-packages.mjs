@@ -19,6 +19,7 @@ import {
   importedPackages,
   lintTarball,
   localSpecifiers,
+  missingCode,
   missingTypes,
   registryCopies,
   run,
@@ -77,6 +78,7 @@ async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
   problems.push(...(await strayFiles(name, tarball)));
   const packed = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout);
   problems.push(...localSpecifiers(packed));
+  problems.push(...(await missingCode(tarball, packed)));
   try {
     const lint = await lintTarball(tarball);
     problems.push(...lint.problems);
@@ -152,7 +154,11 @@ async function packCanary(workspace, destination) {
     version: '0.0.0',
     type: 'module',
     // publint: `types` must come first; strict mode makes that warning an error.
-    exports: { '.': { import: './dist/index.js', types: './dist/index.d.ts' } },
+    // The `./cli` entry points at a file the tarball lacks (packed before it was built).
+    exports: {
+      '.': { import: './dist/index.js', types: './dist/index.d.ts' },
+      './cli': './dist/cli.js',
+    },
     files: ['dist'],
   };
   await writeFile(join(directory, 'package.json'), JSON.stringify(manifest));
@@ -174,6 +180,7 @@ async function packCanary(workspace, destination) {
 const CANARY_FAULTS = [
   ['publint', /^publint error EXPORTS_TYPES_SHOULD_BE_FIRST/],
   ['the import test', /^import @mtpx-canary\/broken failed/],
+  ['the code check', /^tarball lacks files its package.json points at: package\/dist\/cli\.js/],
   ['the undeclared import scan (code)', /^dist code import "left-pad-canary-undeclared"/],
   ['the undeclared import scan (declarations)', /^dist declarations import "zod", which package/],
 ];

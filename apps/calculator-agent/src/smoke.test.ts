@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { AgentEvent } from '@mtpx/agent';
 import { type AppProcessOptions, type AppRun, runAppProcess } from '@mtpx/example-kit/testing';
 import { safeParseJson } from '@mtpx/protocol';
+import { providerNames } from '@mtpx/providers';
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
 import { TOOL_ROUND } from './scenario';
@@ -133,9 +134,14 @@ describe.concurrent('calculator-agent (smoke)', () => {
   it('an unknown provider or a question without a model is a usage error', async () => {
     const unknown = await runApp(['--provider', 'skynet']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(
-      'Unknown --provider "skynet". Use one of: openai, anthropic, groq',
+    expect(unknown.stderr).toBe(
+      `calculator-agent: Unknown --provider "skynet". Use one of: ${providerNames.join(', ')}.\n`,
     );
+    const typo = await runApp(['--providr', 'groq']);
+    expect(typo).toMatchObject({
+      code: 2,
+      stderr: 'calculator-agent: Unknown flag --providr: did you mean --provider? (see --help)\n',
+    });
     const question = await runApp(['What is 2 + 2?']);
     expect(question.code).toBe(2);
     expect(question.stderr).toContain('needs a real model');

@@ -1,5 +1,6 @@
 export { CliError } from './cli-error';
 export { COMMON_FLAGS, colorFlag, httpUrlFlag, parseFlags } from './cli-flags';
+export { closestFlag, unknownFlagMessage } from './flag-suggestion';
 export { LineReader } from './line-reader';
 export {
   createModelProvider,
@@ -10,6 +11,7 @@ export {
   modelChoiceFromFlags,
   PROVIDER_NAMES,
   type ProviderName,
+  providerHelpLines,
 } from './model-choice';
 export { type RunMainOptions, runMain } from './run-main';
 export { type Colors, shorten, shouldColor, Terminal } from './terminal';

@@ -1,24 +1,19 @@
 import type { Provider } from '@mtpx/protocol';
-import { createProvider, type ProviderName as KnownProvider, ProviderError } from '@mtpx/providers';
+import {
+  createProvider,
+  describeProvider,
+  type ProviderName as KnownProvider,
+  ProviderError,
+  providerNames,
+} from '@mtpx/providers';
 import { CliError } from './cli-error';
 import { httpUrlFlag } from './cli-flags';
 
-/** The services `--provider` accepts. */
-export const PROVIDER_NAMES = [
-  'openai',
-  'anthropic',
-  'groq',
-  'together',
-  'cerebras',
-  'mimo',
-  'openrouter',
-  'ollama',
-  'lmstudio',
-  'vllm',
-] as const satisfies readonly KnownProvider[];
+/** The services `--provider` accepts: every one `createProvider` of `@mtpx/providers` knows. */
+export const PROVIDER_NAMES: readonly KnownProvider[] = providerNames;
 
 /** One of {@link PROVIDER_NAMES}. */
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+export type ProviderName = KnownProvider;
 
 /**
  * The model used when `--model` is left out. The apps keep these, not the library: model
@@ -29,7 +24,11 @@ const DEFAULT_MODELS: Partial<Record<ProviderName, string>> = {
   anthropic: 'claude-sonnet-4-5',
   groq: 'llama-3.3-70b-versatile',
   together: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
+  fireworks: 'accounts/fireworks/models/llama-v3p3-70b-instruct',
   cerebras: 'llama-3.3-70b',
+  deepseek: 'deepseek-chat',
+  mistral: 'mistral-large-latest',
+  sambanova: 'Meta-Llama-3.3-70B-Instruct',
   mimo: 'mimo-v2-flash',
   openrouter: 'openai/gpt-4.1-mini',
   ollama: 'llama3.1',
@@ -54,6 +53,20 @@ export interface ModelProvider {
   provider: Provider;
   /** `groq llama-3.3-70b-versatile` */
   label: string;
+}
+
+/**
+ * The `--help` lines that list every `--provider` with the environment variables it
+ * reads, one service a line: `  groq        GROQ_API_KEY, GROQ_BASE_URL`.
+ */
+export function providerHelpLines(indent = '  '): string {
+  const width = Math.max(...PROVIDER_NAMES.map((name) => name.length));
+  return PROVIDER_NAMES.map((name) => {
+    const { apiKeyVariable, baseURLVariable, apiKeyRequired } = describeProvider(name);
+    const key = apiKeyRequired ? apiKeyVariable : `${apiKeyVariable} (optional)`;
+    const model = DEFAULT_MODELS[name] === undefined ? ' · needs --model' : '';
+    return `${indent}${name.padEnd(width)}  ${key}, ${baseURLVariable}${model}`;
+  }).join('\n');
 }
 
 /** Whether `name` is a service `--provider` accepts. */

@@ -13,8 +13,14 @@ import Database from 'better-sqlite3';
 
 /** Options of {@link SqliteProvenanceStore}. */
 export interface SqliteProvenanceStoreOptions {
-  /** The folder holding `provenance.db` (created when missing). */
+  /** The folder holding `provenance.db` (created when missing, unless `readOnly`). */
   dataDir: string;
+  /**
+   * Open an existing database for reading only: nothing is created (no folder, no file, no
+   * table), and opening a folder without `provenance.db` throws `SqliteError`
+   * (`SQLITE_CANTOPEN`). For readers such as `mpl provenance`; `append` then rejects.
+   */
+  readOnly?: boolean;
   /** Algorithm of `entry_hash` (default `sha256`). */
   algorithm?: HashAlgorithm;
   /**
@@ -80,35 +86,17 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   #closed = false;
 
   private constructor(options: SqliteProvenanceStoreOptions) {
-    mkdirSync(options.dataDir, { recursive: true });
+    const readOnly = options.readOnly === true;
+    if (!readOnly) mkdirSync(options.dataDir, { recursive: true });
     this.path = join(options.dataDir, 'provenance.db');
     this.#algorithm = options.algorithm ?? 'sha256';
-    const database = new Database(this.path);
+    const database = new Database(
+      this.path,
+      readOnly ? { readonly: true, fileMustExist: true } : undefined,
+    );
     this.#database = database;
-    database.pragma('journal_mode = WAL');
-    database.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
     database.pragma('busy_timeout = 5000');
-    database.exec(`
-      CREATE TABLE IF NOT EXISTS provenance_entries (
-        id INTEGER PRIMARY KEY,
-        plan_key TEXT NOT NULL,
-        seq INTEGER NOT NULL,
-        plan_id TEXT,
-        stype TEXT NOT NULL,
-        method TEXT,
-        invocation_id TEXT,
-        sem_hash TEXT NOT NULL,
-        parent_hash TEXT,
-        entry_hash TEXT NOT NULL,
-        timestamp TEXT NOT NULL,
-        qom_profile TEXT NOT NULL,
-        qom_passed INTEGER NOT NULL,
-        payload TEXT NOT NULL,
-        UNIQUE (plan_key, seq)
-      );
-      CREATE INDEX IF NOT EXISTS provenance_invocations
-        ON provenance_entries (invocation_id) WHERE invocation_id IS NOT NULL AND plan_id IS NOT NULL;
-    `);
+    if (!readOnly) this.#createSchema(options);
     this.#head = database.prepare(
       'SELECT seq, sem_hash, entry_hash FROM provenance_entries WHERE plan_key = ? ORDER BY seq DESC LIMIT 1',
     );
@@ -138,6 +126,34 @@ export class SqliteProvenanceStore implements ProvenanceStore {
         }
       }),
     );
+  }
+
+  /** The table and index, and the journal settings a writer needs. */
+  #createSchema(options: SqliteProvenanceStoreOptions): void {
+    const database = this.#database;
+    database.pragma('journal_mode = WAL');
+    database.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    database.exec(`
+      CREATE TABLE IF NOT EXISTS provenance_entries (
+        id INTEGER PRIMARY KEY,
+        plan_key TEXT NOT NULL,
+        seq INTEGER NOT NULL,
+        plan_id TEXT,
+        stype TEXT NOT NULL,
+        method TEXT,
+        invocation_id TEXT,
+        sem_hash TEXT NOT NULL,
+        parent_hash TEXT,
+        entry_hash TEXT NOT NULL,
+        timestamp TEXT NOT NULL,
+        qom_profile TEXT NOT NULL,
+        qom_passed INTEGER NOT NULL,
+        payload TEXT NOT NULL,
+        UNIQUE (plan_key, seq)
+      );
+      CREATE INDEX IF NOT EXISTS provenance_invocations
+        ON provenance_entries (invocation_id) WHERE invocation_id IS NOT NULL AND plan_id IS NOT NULL;
+    `);
   }
 
   /** Opens (or creates) the store under `dataDir`. */
