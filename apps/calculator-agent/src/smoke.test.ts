@@ -54,6 +54,22 @@ describe.concurrent('calculator-agent (smoke)', () => {
     expect(stdout).not.toContain('\u001b['); // piped: no colour
   });
 
+  it('at 80 columns: no line is wider, no word is cut, the axis keeps its end label', async () => {
+    const { code, stdout } = await runApp(['--tool-latency', '0'], { env: { COLUMNS: '80' } });
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    const answer = lines.slice(lines.findIndex((line) => line.startsWith('answer')));
+    const joined = answer
+      .slice(0, answer.findIndex((line) => line.startsWith('usage')))
+      .map((line) => line.trim())
+      .join(' ');
+    expect(joined).toContain('The note says: "Offsite budget, in thousands of euros:');
+    expect(stdout).toMatch(/^ +0 .* (\d+ ms|\d\.\d\d s)$/m);
+    // One number format: no `1023–1.18 s`, no `in 8102 ms`.
+    expect(stdout).not.toMatch(/\d{4} ms|\d+–\d+\.\d+ s/);
+  });
+
   it('--json prints the event stream; calls start while the model is still writing', async () => {
     const { code, stdout } = await runApp(['--json']);
     expect(code).toBe(0);

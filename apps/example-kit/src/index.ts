@@ -1,7 +1,9 @@
 export { CliError } from './cli-error';
 export { COMMON_FLAGS, colorFlag, httpUrlFlag, parseFlags } from './cli-flags';
+export { formatMs, formatSpan } from './durations';
 export { closestFlag, unknownFlagMessage } from './flag-suggestion';
 export { LineReader } from './line-reader';
+export { visibleLength, wrapLine } from './line-wrap';
 export {
   createModelProvider,
   isProviderName,
@@ -14,4 +16,4 @@ export {
   providerHelpLines,
 } from './model-choice';
 export { type RunMainOptions, runMain } from './run-main';
-export { type Colors, shorten, shouldColor, Terminal } from './terminal';
+export { type Colors, shorten, shouldColor, Terminal, type TerminalOptions } from './terminal';
