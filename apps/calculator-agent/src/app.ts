@@ -1,14 +1,18 @@
 import type { Readable, Writable } from 'node:stream';
-import { type AgentEvent, createAgent } from '@mtpx/agent';
+import { createAgent } from '@mtpx/agent';
 import { createModelProvider, shouldColor, Terminal } from '@mtpx/example-kit';
 import { createExecutor } from '@mtpx/executor';
 import type { Provider } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { TerminalApprover } from './approval';
 import type { CliOptions } from './cli-options';
+import { eventJson } from './event-json';
 import { INSTRUCTIONS, QUESTION, scriptedTurns } from './scenario';
 import { TimelineView } from './timeline';
 import { agentTools, createWorkspace, warmUpTools } from './workspace';
+
+/** An agent event as one JSON line (moved to ./event-json; kept here for its importers). */
+export { eventJson };
 
 /** Where the app reads and writes. */
 export interface AppIo {
@@ -35,19 +39,6 @@ export function offlineProvider(): Provider {
     chunkSize: 12,
     model: 'offline-script',
   });
-}
-
-/** An event as one JSON line; errors keep their name, code and message. */
-export function eventJson(event: AgentEvent): string {
-  return JSON.stringify(event, (_key, value: unknown) =>
-    value instanceof Error
-      ? {
-          name: value.name,
-          message: value.message,
-          ...('code' in value ? { code: value.code } : {}),
-        }
-      : value,
-  );
 }
 
 /**

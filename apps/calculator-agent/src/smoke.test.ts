@@ -61,7 +61,10 @@ describe.concurrent('calculator-agent (smoke)', () => {
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
     const answer = lines.slice(lines.findIndex((line) => line.startsWith('answer')));
     const joined = answer
-      .slice(0, answer.findIndex((line) => line.startsWith('usage')))
+      .slice(
+        0,
+        answer.findIndex((line) => line.startsWith('usage')),
+      )
       .map((line) => line.trim())
       .join(' ');
     expect(joined).toContain('The note says: "Offsite budget, in thousands of euros:');
@@ -76,16 +79,22 @@ describe.concurrent('calculator-agent (smoke)', () => {
     const stream = events(stdout);
     expect(stream[0]).toMatchObject({ type: 'run-started', streaming: true, eagerDispatch: true });
     const ready = stream.filter((event) => event.type === 'tool-call-ready');
-    expect(ready.map((event) => event.call.id)).toEqual(
+    expect(ready.map((event) => event.toolCall.id)).toEqual(
       TOOL_ROUND.toolCalls?.map((call) => call.id),
     );
+    // Each call once, with the graph's edges; times rounded; unknown usage null.
+    const second = ready[1] as Extract<AgentEvent, { type: 'tool-call-ready' }>;
+    expect(second).not.toHaveProperty('call');
+    expect(second.toolCall.depends_on).toEqual(['call_1']);
+    for (const event of stream)
+      expect(Number.isInteger(event.at * 10), String(event.at)).toBe(true);
     const firstStart = stream.findIndex((event) => event.type === 'call-started');
     const lastReady = stream.lastIndexOf(ready[ready.length - 1] as AgentEvent);
     expect(firstStart).toBeLessThan(lastReady); // eager dispatch
     const finished = stream.at(-1);
     expect(finished).toMatchObject({
       type: 'run-finished',
-      output: { stop_reason: 'final', rounds: 2 },
+      output: { stop_reason: 'final', rounds: 2, usage: null },
     });
     expect(finished?.type === 'run-finished' && finished.output.final_text).toContain('= 31.');
   });
