@@ -173,7 +173,8 @@ export class TimelineView {
         return;
       case 'run-failed':
         this.#terminal.line(
-          `${this.#terminal.label('failed', colors.red)}${event.code ? `${event.code}: ` : ''}${event.message}`,
+          // The reason itself is the error line on stderr, printed once.
+          `${this.#terminal.label('failed', colors.red)}the run stopped${event.code ? ` (${event.code})` : ''}: the reason follows`,
         );
         return;
       default:

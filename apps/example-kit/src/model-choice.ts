@@ -6,6 +6,7 @@ import {
   ProviderError,
   providerNames,
 } from '@mtpx/providers';
+import { namingBaseUrl } from './base-url-errors';
 import { CliError } from './cli-error';
 import { httpUrlFlag } from './cli-flags';
 
@@ -21,7 +22,7 @@ export type ProviderName = KnownProvider;
  */
 const DEFAULT_MODELS: Partial<Record<ProviderName, string>> = {
   openai: 'gpt-4.1-mini',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-5-5',
   groq: 'llama-3.3-70b-versatile',
   together: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
   fireworks: 'accounts/fireworks/models/llama-v3p3-70b-instruct',
@@ -53,6 +54,8 @@ export interface ModelProvider {
   provider: Provider;
   /** `groq llama-3.3-70b-versatile` */
   label: string;
+  /** The base URL it calls: `--base-url`, else the service's variable, else its default. */
+  baseUrl: string;
 }
 
 /**
@@ -107,7 +110,7 @@ export function modelChoiceFromFlags(
  * reading its key from the usual variable (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
  * `GROQ_API_KEY`, …). The SDK of the chosen service is loaded only then, so offline runs
  * never load one. A missing key or model is a {@link CliError} with one line saying what
- * to set.
+ * to set. A failure to reach the API names the base URL it used.
  */
 export async function createModelProvider(
   choice: ModelChoice,
@@ -125,7 +128,13 @@ export async function createModelProvider(
       env,
       baseURL: choice.baseUrl || undefined,
     });
-    return { provider, label: `${choice.provider} ${model}` };
+    const { baseURL, baseURLVariable } = describeProvider(choice.provider);
+    const baseUrl = choice.baseUrl || env[baseURLVariable]?.trim() || baseURL;
+    return {
+      provider: namingBaseUrl(provider, baseUrl),
+      label: `${choice.provider} ${model}`,
+      baseUrl,
+    };
   } catch (error) {
     if (ProviderError.isInstance(error) && error.code === 'missing_api_key')
       throw new CliError(

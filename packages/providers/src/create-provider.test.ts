@@ -32,12 +32,14 @@ describe('createProvider', () => {
       label: 'Anthropic',
       apiKeyVariable: 'ANTHROPIC_API_KEY',
       baseURLVariable: 'ANTHROPIC_BASE_URL',
+      baseURL: 'https://api.anthropic.com',
       apiKeyRequired: true,
     });
     expect(describeProvider('lmstudio')).toEqual({
       label: 'LM Studio',
       apiKeyVariable: 'LMSTUDIO_API_KEY',
       baseURLVariable: 'LMSTUDIO_BASE_URL',
+      baseURL: 'http://localhost:1234/v1',
       apiKeyRequired: false,
     });
     expect(new Set(providerNames.map((name) => describeProvider(name).apiKeyVariable)).size).toBe(

@@ -27,6 +27,9 @@ export function isProviderName(name: string): name is ProviderName {
   return name === 'anthropic' || isOpenAICompatiblePresetName(name);
 }
 
+/** The Anthropic SDK's own default base URL. */
+const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
 /** Where a named service's key and base URL come from, for a `--help` text or a setup guide. */
 export interface ProviderDescription {
   /** The service's name for people: `Groq`, `LM Studio`. */
@@ -35,6 +38,8 @@ export interface ProviderDescription {
   apiKeyVariable: string;
   /** The environment variable that overrides its base URL: `GROQ_BASE_URL`. */
   baseURLVariable: string;
+  /** The base URL used when neither an option nor that variable sets one. */
+  baseURL: string;
   /** False for local servers (Ollama, LM Studio, vLLM), which need no key. */
   apiKeyRequired: boolean;
 }
@@ -56,10 +61,12 @@ export function describeProvider(name: ProviderName): ProviderDescription {
       label: 'Anthropic',
       apiKeyVariable: ANTHROPIC_API_KEY_VARIABLE,
       baseURLVariable: ANTHROPIC_BASE_URL_VARIABLE,
+      baseURL: ANTHROPIC_DEFAULT_BASE_URL,
       apiKeyRequired: true,
     };
-  const { label, apiKeyVariable, baseURLVariable, apiKeyRequired } = openAICompatiblePresets[name];
-  return { label, apiKeyVariable, baseURLVariable, apiKeyRequired };
+  const { label, apiKeyVariable, baseURLVariable, baseURL, apiKeyRequired } =
+    openAICompatiblePresets[name];
+  return { label, apiKeyVariable, baseURLVariable, baseURL, apiKeyRequired };
 }
 
 /** Which service and model `createProvider` builds a provider for, and how to reach it. */
