@@ -5,7 +5,7 @@
 // it into a fresh project outside the workspace with only its own tarball, the tarballs of
 // the @mtpx packages it depends on and the peers it declares; check every internal package
 // there came from its tarball; import every public entry point with plain Node; run its
-// bins with --help; and check that its dist imports only what it declares, with types.
+// bins with --help and --version (which must print the package's version); and check that its dist imports only what it declares, with types.
 //
 // A canary package with known faults goes through the same checks first: if any detector
 // misses its fault, the check itself is broken and fails.
@@ -135,6 +135,20 @@ async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
       lines.push(`  bin ${bin}: --help ok`);
     } catch (error) {
       problems.push(`bin ${bin} --help failed:\n${failureOutput(error)}`);
+    }
+    try {
+      const { stdout, stderr } = await run(
+        join(project, 'node_modules', '.bin', bin),
+        ['--version'],
+        {
+          cwd: project,
+        },
+      );
+      const printed = `${stdout}${stderr}`.trim();
+      if (printed === packed.version) lines.push(`  bin ${bin}: --version ${printed}`);
+      else problems.push(`bin ${bin} --version printed "${printed}", not ${packed.version}`);
+    } catch (error) {
+      problems.push(`bin ${bin} --version failed:\n${failureOutput(error)}`);
     }
   }
 
