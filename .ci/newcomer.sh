@@ -140,7 +140,11 @@ fi
 # 8. mpl provenance without --data names the folder it read and creates nothing.
 home="$work/home"
 mkdir -p "$home"
-run provenance env HOME="$home" pnpm mpl provenance 550e8400-e29b-41d4-a716-446655440010 --verify
+# Only HOME moves: corepack's and pnpm's own folders stay where they are.
+run provenance env HOME="$home" COREPACK_HOME="${COREPACK_HOME:-$HOME/.cache/node/corepack}" \
+  XDG_CACHE_HOME="${XDG_CACHE_HOME:-$HOME/.cache}" XDG_DATA_HOME="${XDG_DATA_HOME:-$HOME/.local/share}" \
+  XDG_CONFIG_HOME="${XDG_CONFIG_HOME:-$HOME/.config}" XDG_STATE_HOME="${XDG_STATE_HOME:-$HOME/.local/state}" \
+  pnpm mpl provenance 550e8400-e29b-41d4-a716-446655440010 --verify
 if [ "$code" -eq 1 ] && has "No provenance database in $home/.mpl" "$err" && [ ! -e "$home/.mpl" ]; then
   ok "mpl provenance without --data names $home/.mpl and creates nothing"
 else

@@ -5,7 +5,8 @@
 // it into a fresh project outside the workspace with only its own tarball, the tarballs of
 // the @mtpx packages it depends on and the peers it declares; check every internal package
 // there came from its tarball; import every public entry point with plain Node; run its
-// bins with --help and --version (which must print the package's version); and check that its dist imports only what it declares, with types.
+// bins with --help and --version (which must print the package's version); and check
+// that its dist imports only what it declares, with types.
 //
 // A canary package with known faults goes through the same checks first: if any detector
 // misses its fault, the check itself is broken and fails.
