@@ -66,7 +66,9 @@ writeFileSync(
 const errorPage = readFileSync(join(root, 'docs', 'error-codes.md'), 'utf8');
 const errorProblems = compareErrorCodes(errorPage);
 if (errorProblems.length > 0) {
-  console.error(`docs/error-codes.md differs from the code unions:\n  ${errorProblems.join('\n  ')}`);
+  console.error(
+    `docs/error-codes.md differs from the code unions:\n  ${errorProblems.join('\n  ')}`,
+  );
   process.exit(1);
 }
 
@@ -108,7 +110,9 @@ const app = await Application.bootstrapWithPlugins({
 const base = join(root, 'packages');
 const byDerivedName = new Map(
   entries.map((entry) => [
-    relative(base, entry.source).replace(/\.ts$/, '').replace(/\/index$/, ''),
+    relative(base, entry.source)
+      .replace(/\.ts$/, '')
+      .replace(/\/index$/, ''),
     entry.specifier,
   ]),
 );
