@@ -1,23 +1,36 @@
 #!/usr/bin/env node
-// Builds the workspace packages the app in the current directory depends on, quietly:
-// the apps import the packages' dist/, which a fresh clone does not have yet. turbo's
-// cache makes this a no-op when nothing changed; its output is shown only on failure.
-// Used by each app's `start` script: `node ../../scripts/build-dependencies.mjs && tsx …`.
+// Builds the workspace packages a package or app depends on, quietly: the apps and the
+// packages' examples import the packages' dist/, which a fresh clone does not have yet.
+// turbo's cache makes this a no-op when nothing changed; its output is shown only on failure.
+//
+// Usage:
+//   node ../../scripts/build-dependencies.mjs          what the package in the current directory uses
+//   node ../../scripts/build-dependencies.mjs --self   the same, and that package itself (its examples)
+//   node scripts/build-dependencies.mjs --package @mtpx/mpl-proxy --self   a package named from the root
+// Used by each app's `start` script, each package's `example:*` scripts and the root's
+// `demo` and `mpl` scripts.
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 const root = join(import.meta.dirname, '..');
-const { name } = JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8'));
+const { values } = parseArgs({
+  options: { self: { type: 'boolean' }, package: { type: 'string' } },
+  strict: true,
+});
+const name =
+  values.package ?? JSON.parse(readFileSync(join(process.cwd(), 'package.json'), 'utf8')).name;
 const turbo = join(root, 'node_modules', '.bin', 'turbo');
 if (!existsSync(turbo)) {
   console.error('Run `pnpm install` at the repository root first.');
   process.exit(1);
 }
 
+const filter = values.self ? `--filter=${name}...` : `--filter=${name}^...`;
 const child = spawn(
   turbo,
-  ['run', 'build', `--filter=${name}^...`, '--output-logs=errors-only', '--log-order=grouped'],
+  ['run', 'build', filter, '--output-logs=errors-only', '--log-order=grouped'],
   {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -27,7 +40,7 @@ const child = spawn(
 // Say something when it is a real build (a fresh clone), not a cache hit.
 const notice = setTimeout(() => {
   process.stderr.write(`Building the MTPX packages ${name} uses (turbo caches this)…\n`);
-}, 1500);
+}, 4000);
 let output = '';
 child.stdout.on('data', (chunk) => {
   output += chunk;

@@ -5,7 +5,8 @@
 // it into a fresh project outside the workspace with only its own tarball, the tarballs of
 // the @mtpx packages it depends on and the peers it declares; check every internal package
 // there came from its tarball; import every public entry point with plain Node; run its
-// bins with --help; and check that its dist imports only what it declares, with types.
+// bins with --help and --version (which must print the package's version); and check
+// that its dist imports only what it declares, with types.
 //
 // A canary package with known faults goes through the same checks first: if any detector
 // misses its fault, the check itself is broken and fails.
@@ -19,6 +20,7 @@ import {
   importedPackages,
   lintTarball,
   localSpecifiers,
+  missingCode,
   missingTypes,
   registryCopies,
   run,
@@ -77,6 +79,7 @@ async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
   problems.push(...(await strayFiles(name, tarball)));
   const packed = JSON.parse((await run('tar', ['-xzOf', tarball, 'package/package.json'])).stdout);
   problems.push(...localSpecifiers(packed));
+  problems.push(...(await missingCode(tarball, packed)));
   try {
     const lint = await lintTarball(tarball);
     problems.push(...lint.problems);
@@ -134,6 +137,20 @@ async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
     } catch (error) {
       problems.push(`bin ${bin} --help failed:\n${failureOutput(error)}`);
     }
+    try {
+      const { stdout, stderr } = await run(
+        join(project, 'node_modules', '.bin', bin),
+        ['--version'],
+        {
+          cwd: project,
+        },
+      );
+      const printed = `${stdout}${stderr}`.trim();
+      if (printed === packed.version) lines.push(`  bin ${bin}: --version ${printed}`);
+      else problems.push(`bin ${bin} --version printed "${printed}", not ${packed.version}`);
+    } catch (error) {
+      problems.push(`bin ${bin} --version failed:\n${failureOutput(error)}`);
+    }
   }
 
   const installed = join(project, 'node_modules', name);
@@ -152,7 +169,11 @@ async function packCanary(workspace, destination) {
     version: '0.0.0',
     type: 'module',
     // publint: `types` must come first; strict mode makes that warning an error.
-    exports: { '.': { import: './dist/index.js', types: './dist/index.d.ts' } },
+    // The `./cli` entry points at a file the tarball lacks (packed before it was built).
+    exports: {
+      '.': { import: './dist/index.js', types: './dist/index.d.ts' },
+      './cli': './dist/cli.js',
+    },
     files: ['dist'],
   };
   await writeFile(join(directory, 'package.json'), JSON.stringify(manifest));
@@ -174,6 +195,7 @@ async function packCanary(workspace, destination) {
 const CANARY_FAULTS = [
   ['publint', /^publint error EXPORTS_TYPES_SHOULD_BE_FIRST/],
   ['the import test', /^import @mtpx-canary\/broken failed/],
+  ['the code check', /^tarball lacks files its package.json points at: package\/dist\/cli\.js/],
   ['the undeclared import scan (code)', /^dist code import "left-pad-canary-undeclared"/],
   ['the undeclared import scan (declarations)', /^dist declarations import "zod", which package/],
 ];

@@ -47,6 +47,41 @@ export async function strayFiles(name, tarball) {
       ];
 }
 
+/** Every file a manifest points at (`exports` targets, `bin`, `main`, `types`), as `package/…` paths. */
+function manifestTargets(manifest) {
+  const targets = new Set();
+  const walk = (value) => {
+    if (typeof value === 'string') targets.add(value);
+    else if (value && typeof value === 'object')
+      for (const inner of Object.values(value)) walk(inner);
+  };
+  walk(manifest.exports);
+  walk(manifest.bin);
+  walk(manifest.main);
+  walk(manifest.types);
+  return [...targets]
+    .filter((target) => !target.includes('*'))
+    .map((target) => `package/${target.replace(/^\.\//, '')}`);
+}
+
+/**
+ * The tarball holds the code its manifest points at: a package packed before it was built
+ * ships only its README and package.json, and nothing else would say so.
+ */
+export async function missingCode(tarball, manifest) {
+  const { stdout } = await run('tar', ['-tzf', tarball]);
+  const entries = new Set(stdout.split('\n'));
+  const missing = manifestTargets(manifest).filter((target) => !entries.has(target));
+  const problems = [];
+  if (![...entries].some((entry) => entry.startsWith('package/dist/')))
+    problems.push(
+      'tarball holds no dist/: build the package before packing it (a `prepack` script)',
+    );
+  if (missing.length > 0)
+    problems.push(`tarball lacks files its package.json points at: ${missing.join(', ')}`);
+  return problems;
+}
+
 /**
  * publint's verdict on the packed tarball, read from its result object: every error and
  * every warning (strict mode reports warnings as errors) is a problem; suggestions are notes.

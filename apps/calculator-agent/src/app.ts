@@ -1,19 +1,34 @@
 import type { Readable, Writable } from 'node:stream';
 import { type AgentEvent, createAgent } from '@mtpx/agent';
 import { createModelProvider, shouldColor, startRecording, Terminal } from '@mtpx/example-kit';
+import { createExecutor } from '@mtpx/executor';
 import { TimelineView } from '@mtpx/inspector';
 import type { Provider } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { TerminalApprover } from './approval';
 import type { CliOptions } from './cli-options';
+import { eventJson } from './event-json';
 import { INSTRUCTIONS, QUESTION, scriptedTurns } from './scenario';
-import { agentTools, createWorkspace } from './workspace';
+import { agentTools, createWorkspace, warmUpTools } from './workspace';
+
+/** An agent event as one JSON line (moved to ./event-json; kept here for its importers). */
+export { eventJson };
 
 /** Where the app reads and writes. */
 export interface AppIo {
   stdin: Readable & { isTTY?: boolean };
   stdout: Writable & { isTTY?: boolean; columns?: number };
   stderr: Writable;
+}
+
+/**
+ * The width to lay the timeline out for: the terminal's, or `COLUMNS` when set (piped
+ * output is not wrapped otherwise).
+ */
+function terminalColumns(stream: Writable & { columns?: number }): number | undefined {
+  if (stream.columns !== undefined && stream.columns > 0) return stream.columns;
+  const fromEnvironment = Number(process.env.COLUMNS);
+  return Number.isInteger(fromEnvironment) && fromEnvironment > 0 ? fromEnvironment : undefined;
 }
 
 /** The offline model: the scenario's native responses, streamed in small chunks with a first-token delay. */
@@ -26,19 +41,6 @@ export function offlineProvider(): Provider {
   });
 }
 
-/** An event as one JSON line; errors keep their name, code and message. */
-export function eventJson(event: AgentEvent): string {
-  return JSON.stringify(event, (_key, value: unknown) =>
-    value instanceof Error
-      ? {
-          name: value.name,
-          message: value.message,
-          ...('code' in value ? { code: value.code } : {}),
-        }
-      : value,
-  );
-}
-
 /**
  * Runs the agent once on the question, streamed with eager dispatch, and shows it: the
  * timeline (or `--json` events). Resolves with the exit code: 0 when the model answered.
@@ -47,7 +49,8 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
   const model = options.model ? await createModelProvider(options.model) : undefined;
   // With --json, stdout carries only events: people-facing text goes to stderr.
   const people = options.json ? io.stderr : io.stdout;
-  const terminal = new Terminal(people, shouldColor(people, options.color));
+  const columns = terminalColumns(people);
+  const terminal = new Terminal(people, shouldColor(people, options.color), { columns });
   const { colors } = terminal;
   const workspace = await createWorkspace();
   const approver = options.ask ? new TerminalApprover(terminal, io.stdin, people) : undefined;
@@ -56,15 +59,19 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
   const onInterrupt = () => stop.abort(new Error('interrupted'));
   process.once('SIGINT', onInterrupt);
   try {
-    const agent = createAgent({
-      provider: model?.provider ?? offlineProvider(),
+    const executor = createExecutor({
       tools: agentTools(workspace.root, options.toolLatencyMs),
-      instructions: INSTRUCTIONS,
-      eagerDispatch: options.eager,
-      ...(recording ? { onEvent: recording.recorder } : {}),
       ...(approver
         ? { policy: { defaults: { write: 'ask', destructive: 'ask' } }, approve: approver.approve }
         : {}),
+    });
+    await warmUpTools(executor);
+    const agent = createAgent({
+      provider: model?.provider ?? offlineProvider(),
+      tools: executor,
+      instructions: INSTRUCTIONS,
+      eagerDispatch: options.eager,
+      ...(recording ? { onEvent: recording.recorder } : {}),
     });
     if (!options.json) {
       terminal.line(colors.bold('calculator-agent · one model response, one tool round'));
@@ -82,9 +89,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
       );
       if (approver) terminal.line(`${terminal.label('approval')}write tools ask you first (--ask)`);
     }
-    const timeline = new TimelineView(terminal, {
-      chartWidth: Math.max(24, Math.min(60, (io.stdout.columns ?? 120) - 70)),
-    });
+    const timeline = new TimelineView(terminal, { chartWidth: 60, columns });
     const stream = agent.stream(options.question ?? QUESTION, { signal: stop.signal });
     for await (const event of stream) {
       if (options.json) io.stdout.write(`${eventJson(event)}\n`);

@@ -5,8 +5,8 @@ import {
   MODEL_FLAGS,
   type ModelChoice,
   modelChoiceFromFlags,
-  PROVIDER_NAMES,
   parseFlags,
+  providerHelpLines,
   RECORD_FLAG,
 } from '@mtpx/example-kit';
 
@@ -33,9 +33,9 @@ export interface CliOptions {
 /** The text `--help` prints. */
 export const HELP = `calculator-agent: one model response, a $ref chain and independent calls, one tool round
 
-Usage: pnpm demo [-- options]        (or: pnpm --filter calculator-agent start [-- options])
+Usage: pnpm demo [options]        (or: pnpm -C apps/calculator-agent start [options])
 
-  --provider NAME        a real model: ${PROVIDER_NAMES.join(', ')}
+  --provider NAME        a real model: one of the providers below
   --model ID             the model (each provider has a default but lmstudio and vllm)
   --base-url URL         the provider's API base URL
   --question TEXT        your own question (with --provider; offline, the script answers the seed's)
@@ -47,8 +47,11 @@ Usage: pnpm demo [-- options]        (or: pnpm --filter calculator-agent start [
   --color, --no-color    force colour on or off (default: on in a terminal)
   -h, --help             this text
 
-Offline by default: a scripted model replays native, streamed tool calls. Keys for real
-providers come from the usual variables (OPENAI_API_KEY, ANTHROPIC_API_KEY, GROQ_API_KEY, …).`;
+Offline by default: a scripted model replays native, streamed tool calls. Real providers
+read their key from the variable listed below.
+
+Providers (--provider NAME): the API key and base URL variables each reads
+${providerHelpLines()}`;
 
 /** Parses the command line (a leading `--`, as pnpm may pass it, is ignored). */
 export function parseCliOptions(argv: readonly string[]): CliOptions {

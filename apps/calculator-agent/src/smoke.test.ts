@@ -5,6 +5,7 @@ import type { AgentEvent } from '@mtpx/agent';
 import { type AppProcessOptions, type AppRun, runAppProcess } from '@mtpx/example-kit/testing';
 import { listRuns, readRun } from '@mtpx/inspector';
 import { safeParseJson } from '@mtpx/protocol';
+import { providerNames } from '@mtpx/providers';
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
 import { TOOL_ROUND } from './scenario';
@@ -56,22 +57,47 @@ describe.concurrent('calculator-agent (smoke)', () => {
     expect(stdout).not.toContain('\u001b['); // piped: no colour
   });
 
+  it('at 80 columns: no line is wider, no word is cut, the axis keeps its end label', async () => {
+    const { code, stdout } = await runApp(['--tool-latency', '0'], { env: { COLUMNS: '80' } });
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(80);
+    const answer = lines.slice(lines.findIndex((line) => line.startsWith('answer')));
+    const joined = answer
+      .slice(
+        0,
+        answer.findIndex((line) => line.startsWith('usage')),
+      )
+      .map((line) => line.trim())
+      .join(' ');
+    expect(joined).toContain('The note says: "Offsite budget, in thousands of euros:');
+    expect(stdout).toMatch(/^ +0 .* (\d+ ms|\d\.\d\d s)$/m);
+    // One number format: no `1023–1.18 s`, no `in 8102 ms`.
+    expect(stdout).not.toMatch(/\d{4} ms|(^|[^.\d])\d+–\d+\.\d+ s/m);
+  });
+
   it('--json prints the event stream; calls start while the model is still writing', async () => {
     const { code, stdout } = await runApp(['--json']);
     expect(code).toBe(0);
     const stream = events(stdout);
     expect(stream[0]).toMatchObject({ type: 'run-started', streaming: true, eagerDispatch: true });
     const ready = stream.filter((event) => event.type === 'tool-call-ready');
-    expect(ready.map((event) => event.call.id)).toEqual(
+    expect(ready.map((event) => event.toolCall.id)).toEqual(
       TOOL_ROUND.toolCalls?.map((call) => call.id),
     );
+    // Each call once, with the graph's edges; times rounded; unknown usage null.
+    const second = ready[1] as Extract<AgentEvent, { type: 'tool-call-ready' }>;
+    expect(second).not.toHaveProperty('call');
+    expect(second.toolCall.depends_on).toEqual(['call_1']);
+    for (const event of stream)
+      expect(Number.isInteger(event.at * 10), String(event.at)).toBe(true);
     const firstStart = stream.findIndex((event) => event.type === 'call-started');
     const lastReady = stream.lastIndexOf(ready[ready.length - 1] as AgentEvent);
     expect(firstStart).toBeLessThan(lastReady); // eager dispatch
     const finished = stream.at(-1);
     expect(finished).toMatchObject({
       type: 'run-finished',
-      output: { stop_reason: 'final', rounds: 2 },
+      output: { stop_reason: 'final', rounds: 2, usage: null },
     });
     expect(finished?.type === 'run-finished' && finished.output.final_text).toContain('= 31.');
   });
@@ -175,9 +201,14 @@ describe.concurrent('calculator-agent (smoke)', () => {
   it('an unknown provider or a question without a model is a usage error', async () => {
     const unknown = await runApp(['--provider', 'skynet']);
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain(
-      'Unknown --provider "skynet". Use one of: openai, anthropic, groq',
+    expect(unknown.stderr).toBe(
+      `calculator-agent: Unknown --provider "skynet". Use one of: ${providerNames.join(', ')}.\n`,
     );
+    const typo = await runApp(['--providr', 'groq']);
+    expect(typo).toMatchObject({
+      code: 2,
+      stderr: 'calculator-agent: Unknown flag --providr: did you mean --provider? (see --help)\n',
+    });
     const question = await runApp(['What is 2 + 2?']);
     expect(question.code).toBe(2);
     expect(question.stderr).toContain('needs a real model');

@@ -15,7 +15,15 @@ describe('parseFlags', () => {
   it('turns an unknown flag into a usage error pointing at --help', () => {
     const parse = () => parseFlags(['--nope'], { options: COMMON_FLAGS });
     expect(parse).toThrow(CliError);
-    expect(parse).toThrow(/^Unknown option '--nope'.* \(see --help\)$/);
+    expect(parse).toThrow('Unknown flag --nope (see --help for the flags this app takes).');
+  });
+
+  it("names the flag a typo was meant to be, without Node's advice about `--`", () => {
+    const parse = () =>
+      parseFlags(['--providr', 'groq'], {
+        options: { provider: { type: 'string' }, ...COMMON_FLAGS },
+      });
+    expect(parse).toThrow('Unknown flag --providr: did you mean --provider? (see --help)');
   });
 });
 

@@ -1,5 +1,6 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { CliError } from './cli-error';
+import { unknownFlagMessage } from './flag-suggestion';
 
 /** The flags every app takes: `--color`, `--no-color`, `-h`/`--help`. */
 export const COMMON_FLAGS = {
@@ -14,7 +15,8 @@ export type FlagsConfig = Omit<ParseArgsConfig, 'args' | 'strict'>;
 /**
  * Parses a command line strictly with `node:util`'s `parseArgs` (a leading `--`, as pnpm
  * may pass it, is ignored). An unknown flag or a missing value is a {@link CliError}
- * pointing at `--help`.
+ * pointing at `--help`; an unknown flag close to a known one names it (`--providr`: did
+ * you mean `--provider`?).
  */
 export function parseFlags<const T extends FlagsConfig>(
   argv: readonly string[],
@@ -24,8 +26,17 @@ export function parseFlags<const T extends FlagsConfig>(
   try {
     return parseArgs({ ...config, args, strict: true });
   } catch (error) {
+    const unknown = unknownOption(error);
+    if (unknown !== undefined)
+      throw new CliError(unknownFlagMessage(unknown, Object.keys(config.options ?? {})));
     throw new CliError(`${(error as Error).message} (see --help)`);
   }
+}
+
+/** The flag `parseArgs` did not know, from its `ERR_PARSE_ARGS_UNKNOWN_OPTION` error. */
+function unknownOption(error: unknown): string | undefined {
+  if ((error as { code?: unknown })?.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return undefined;
+  return /'([^']+)'/.exec((error as Error).message)?.[1];
 }
 
 /** `--color` / `--no-color` (the latter wins); `undefined` when neither was passed. */

@@ -1,5 +1,7 @@
+export { formatMs, formatSpan, visibleLength, wrapLine } from '@mtpx/inspector';
 export { CliError } from './cli-error';
 export { COMMON_FLAGS, colorFlag, httpUrlFlag, parseFlags } from './cli-flags';
+export { closestFlag, unknownFlagMessage } from './flag-suggestion';
 export { LineReader } from './line-reader';
 export {
   createModelProvider,
@@ -10,7 +12,8 @@ export {
   modelChoiceFromFlags,
   PROVIDER_NAMES,
   type ProviderName,
+  providerHelpLines,
 } from './model-choice';
 export { type RunMainOptions, runMain } from './run-main';
 export { RECORD_FLAG, type RunRecording, startRecording } from './run-recording';
-export { type Colors, shorten, shouldColor, Terminal } from './terminal';
+export { type Colors, shorten, shouldColor, Terminal, type TerminalOptions } from './terminal';

@@ -1,7 +1,12 @@
-import { providerNames } from '@mtpx/providers';
+import { describeProvider, providerNames } from '@mtpx/providers';
 import { describe, expect, it } from 'vitest';
 import { CliError } from './cli-error';
-import { createModelProvider, modelChoiceFromFlags, PROVIDER_NAMES } from './model-choice';
+import {
+  createModelProvider,
+  modelChoiceFromFlags,
+  PROVIDER_NAMES,
+  providerHelpLines,
+} from './model-choice';
 
 describe('modelChoiceFromFlags', () => {
   it('is the offline script without --provider', () => {
@@ -32,8 +37,20 @@ describe('modelChoiceFromFlags', () => {
     ).toThrow('--base-url must be an http(s) URL, not "nope".');
   });
 
-  it('offers only services @mtpx/providers knows', () => {
-    expect(PROVIDER_NAMES.filter((name) => !providerNames.includes(name))).toEqual([]);
+  it('offers every service @mtpx/providers knows', () => {
+    expect([...PROVIDER_NAMES]).toEqual([...providerNames]);
+  });
+
+  it('lists each service with its own variables for --help', () => {
+    const lines = providerHelpLines('  ').split('\n');
+    expect(lines).toHaveLength(PROVIDER_NAMES.length);
+    for (const name of PROVIDER_NAMES) {
+      const line = lines.find((text) => text.trimStart().startsWith(`${name} `));
+      const { apiKeyVariable, baseURLVariable } = describeProvider(name);
+      expect(line, name).toContain(apiKeyVariable);
+      expect(line, name).toContain(baseURLVariable);
+    }
+    expect(lines.join('\n')).not.toContain('…');
   });
 });
 

@@ -1,24 +1,20 @@
 import type { Provider } from '@mtpx/protocol';
-import { createProvider, type ProviderName as KnownProvider, ProviderError } from '@mtpx/providers';
+import {
+  createProvider,
+  describeProvider,
+  type ProviderName as KnownProvider,
+  ProviderError,
+  providerNames,
+} from '@mtpx/providers';
+import { namingBaseUrl } from './base-url-errors';
 import { CliError } from './cli-error';
 import { httpUrlFlag } from './cli-flags';
 
-/** The services `--provider` accepts. */
-export const PROVIDER_NAMES = [
-  'openai',
-  'anthropic',
-  'groq',
-  'together',
-  'cerebras',
-  'mimo',
-  'openrouter',
-  'ollama',
-  'lmstudio',
-  'vllm',
-] as const satisfies readonly KnownProvider[];
+/** The services `--provider` accepts: every one `createProvider` of `@mtpx/providers` knows. */
+export const PROVIDER_NAMES: readonly KnownProvider[] = providerNames;
 
 /** One of {@link PROVIDER_NAMES}. */
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+export type ProviderName = KnownProvider;
 
 /**
  * The model used when `--model` is left out. The apps keep these, not the library: model
@@ -26,10 +22,14 @@ export type ProviderName = (typeof PROVIDER_NAMES)[number];
  */
 const DEFAULT_MODELS: Partial<Record<ProviderName, string>> = {
   openai: 'gpt-4.1-mini',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-5-5',
   groq: 'llama-3.3-70b-versatile',
   together: 'meta-llama/Llama-3.3-70B-Instruct-Turbo',
+  fireworks: 'accounts/fireworks/models/llama-v3p3-70b-instruct',
   cerebras: 'llama-3.3-70b',
+  deepseek: 'deepseek-chat',
+  mistral: 'mistral-large-latest',
+  sambanova: 'Meta-Llama-3.3-70B-Instruct',
   mimo: 'mimo-v2-flash',
   openrouter: 'openai/gpt-4.1-mini',
   ollama: 'llama3.1',
@@ -54,6 +54,22 @@ export interface ModelProvider {
   provider: Provider;
   /** `groq llama-3.3-70b-versatile` */
   label: string;
+  /** The base URL it calls: `--base-url`, else the service's variable, else its default. */
+  baseUrl: string;
+}
+
+/**
+ * The `--help` lines that list every `--provider` with the environment variables it
+ * reads, one service a line: `  groq        GROQ_API_KEY, GROQ_BASE_URL`.
+ */
+export function providerHelpLines(indent = '  '): string {
+  const width = Math.max(...PROVIDER_NAMES.map((name) => name.length));
+  return PROVIDER_NAMES.map((name) => {
+    const { apiKeyVariable, baseURLVariable, apiKeyRequired } = describeProvider(name);
+    const key = apiKeyRequired ? apiKeyVariable : `${apiKeyVariable} (optional)`;
+    const model = DEFAULT_MODELS[name] === undefined ? ' · needs --model' : '';
+    return `${indent}${name.padEnd(width)}  ${key}, ${baseURLVariable}${model}`;
+  }).join('\n');
 }
 
 /** Whether `name` is a service `--provider` accepts. */
@@ -94,7 +110,7 @@ export function modelChoiceFromFlags(
  * reading its key from the usual variable (`OPENAI_API_KEY`, `ANTHROPIC_API_KEY`,
  * `GROQ_API_KEY`, …). The SDK of the chosen service is loaded only then, so offline runs
  * never load one. A missing key or model is a {@link CliError} with one line saying what
- * to set.
+ * to set. A failure to reach the API names the base URL it used.
  */
 export async function createModelProvider(
   choice: ModelChoice,
@@ -112,7 +128,13 @@ export async function createModelProvider(
       env,
       baseURL: choice.baseUrl || undefined,
     });
-    return { provider, label: `${choice.provider} ${model}` };
+    const { baseURL, baseURLVariable } = describeProvider(choice.provider);
+    const baseUrl = choice.baseUrl || env[baseURLVariable]?.trim() || baseURL;
+    return {
+      provider: namingBaseUrl(provider, baseUrl),
+      label: `${choice.provider} ${model}`,
+      baseUrl,
+    };
   } catch (error) {
     if (ProviderError.isInstance(error) && error.code === 'missing_api_key')
       throw new CliError(

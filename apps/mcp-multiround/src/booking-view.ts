@@ -74,7 +74,10 @@ export class BookingView implements UserEvents {
         );
         return;
       case 'run-failed':
-        this.#terminal.line(`${this.#terminal.label('failed', colors.red)}${event.message}`);
+        // The reason itself is the error line on stderr, printed once.
+        this.#terminal.line(
+          `${this.#terminal.label('failed', colors.red)}the run stopped${event.code ? ` (${event.code})` : ''}: the reason follows`,
+        );
         return;
       default:
         return;

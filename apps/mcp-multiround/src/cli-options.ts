@@ -6,8 +6,8 @@ import {
   MODEL_FLAGS,
   type ModelChoice,
   modelChoiceFromFlags,
-  PROVIDER_NAMES,
   parseFlags,
+  providerHelpLines,
   RECORD_FLAG,
 } from '@mtpx/example-kit';
 import type { McpClientEra } from '@mtpx/mcp';
@@ -34,7 +34,7 @@ export interface CliOptions {
 /** The text `--help` prints. */
 export const HELP = `mcp-multiround: an MTPX agent books a table through a multi-round MCP tool
 
-Usage: pnpm --filter mcp-multiround start [-- options]
+Usage: pnpm -C apps/mcp-multiround start [options]
 
   --name NAME          the name to book under (asked at the terminal when left out)
   --party N            how many people (default 2)
@@ -44,14 +44,17 @@ Usage: pnpm --filter mcp-multiround start [-- options]
   --transport http|stdio
                        Streamable HTTP to a server in this process (default), or stdio to a
                        server this client spawns
-  --server URL         a running server instead (pnpm --filter mcp-multiround server -- --http)
-  --provider NAME      a real model for the agent: ${PROVIDER_NAMES.join(', ')}
+  --server URL         a running server instead (pnpm -C apps/mcp-multiround server --http)
+  --provider NAME      a real model for the agent: one of the providers below
   --model ID, --base-url URL
   --record DIR         record the run into DIR and print its Inspector link (pnpm inspect)
   --color, --no-color  force colour on or off (default: on in a terminal)
   -h, --help           this text
 
-Non-interactive: pnpm --filter mcp-multiround start -- --name Ada --date 2026-12-24 --yes`;
+Non-interactive: pnpm -C apps/mcp-multiround start --name Ada --date 2026-12-24 --yes
+
+Providers (--provider NAME): the API key and base URL variables each reads
+${providerHelpLines()}`;
 
 /** Parses the command line (a leading `--`, as pnpm may pass it, is ignored). */
 export function parseCliOptions(argv: readonly string[]): CliOptions {

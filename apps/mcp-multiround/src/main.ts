@@ -1,5 +1,5 @@
 // mcp-multiround: an MTPX agent books a table through a multi-round MCP tool.
-// Run: pnpm --filter mcp-multiround start -- --name Ada --date 2026-12-24 --yes
+// Run: pnpm -C apps/mcp-multiround start --name Ada --date 2026-12-24 --yes
 import { runMain } from '@mtpx/example-kit';
 import { runApp } from './app';
 import { HELP, parseCliOptions } from './cli-options';

@@ -1,7 +1,7 @@
 // The restaurant's MCP server on its own, for any MCP client (or this app's `--server URL`).
-//   pnpm --filter mcp-multiround server                   stdio (what a client spawns)
-//   pnpm --filter mcp-multiround server -- --http         Streamable HTTP on 127.0.0.1:3000/mcp
-//   pnpm --filter mcp-multiround server -- --http --port 0
+//   pnpm -C apps/mcp-multiround server                   stdio (what a client spawns)
+//   pnpm -C apps/mcp-multiround server --http         Streamable HTTP on 127.0.0.1:3000/mcp
+//   pnpm -C apps/mcp-multiround server --http --port 0
 import { parseArgs } from 'node:util';
 import { serveMcp, serveMcpStdio } from '@mtpx/mcp';
 import { createRestaurantServer } from './restaurant-server';

@@ -6,8 +6,8 @@ import {
   MODEL_FLAGS,
   type ModelChoice,
   modelChoiceFromFlags,
-  PROVIDER_NAMES,
   parseFlags,
+  providerHelpLines,
 } from '@mtpx/example-kit';
 import { isPlanName, PLAN_NAMES, type PlanName } from './tutorial-plans';
 
@@ -37,7 +37,7 @@ export interface CliOptions {
 /** The text `--help` prints. */
 export const HELP = `planner-executor: the MPL multi-agent tutorial, end to end
 
-Usage: pnpm --filter planner-executor start [-- options]
+Usage: pnpm -C apps/planner-executor start [options]
 
   --proxy URL          use a running MPL proxy (mpl serve --stypes apps/planner-executor/stypes)
                        instead of starting one in this process
@@ -45,7 +45,7 @@ Usage: pnpm --filter planner-executor start [-- options]
   --data DIR           keep the embedded proxy's SQLite provenance in DIR
   --plan NAME          search (default): the tutorial's web search step, a 4-entry chain;
                        research: the tutorial's 3-step plan, 2 + 2 × 3 entries
-  --provider NAME      plan with a real model: ${PROVIDER_NAMES.join(', ')}
+  --provider NAME      plan with a real model: one of the providers below
   --model ID           the model (each provider has a default but lmstudio and vllm)
   --base-url URL       the provider's API base URL
   --strategy S         abort, skip or retry: overrides the plan's failureStrategy
@@ -53,7 +53,10 @@ Usage: pnpm --filter planner-executor start [-- options]
   --color, --no-color  force colour on or off (default: on in a terminal)
   -h, --help           this text
 
-Offline by default: the planner is a scripted model replaying a native tool call.`;
+Offline by default: the planner is a scripted model replaying a native tool call.
+
+Providers (--provider NAME): the API key and base URL variables each reads
+${providerHelpLines()}`;
 
 /** Parses the command line (a leading `--`, as pnpm may pass it, is ignored). */
 export function parseCliOptions(

@@ -1,4 +1,4 @@
-// planner-executor: the MPL multi-agent tutorial end to end. Run: pnpm --filter planner-executor start
+// planner-executor: the MPL multi-agent tutorial end to end. Run: pnpm -C apps/planner-executor start
 import { runMain, shouldColor, Terminal } from '@mtpx/example-kit';
 import { runApp } from './app';
 import { HELP, parseCliOptions } from './cli-options';

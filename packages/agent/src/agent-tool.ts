@@ -32,6 +32,7 @@ export type AgentToolInput = z.output<typeof AgentToolInputSchema>;
 /** What `asTool` needs from an agent. */
 export interface DelegateAgent {
   readonly name: string | undefined;
+  /** Runs the agent once on `input` and resolves with its output. */
   run(
     input: string,
     options: { signal: AbortSignal; onEvent?: AgentEventHandler },

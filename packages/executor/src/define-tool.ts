@@ -87,7 +87,7 @@ export interface ToolDefinition<TSchema extends ToolInputSchema, TArgs>
   /**
    * Runs the call with validated, resolved arguments. Return any JSON value, or a
    * `ToolOutput` (`toolOutput({ content, images })`) to attach media. Throw to fail the call
-   * (a {@link ToolExecutionError} to set a code or mark it retryable).
+   * (a {@link @mtpx/executor!ToolExecutionError | ToolExecutionError} to set a code or mark it retryable).
    */
   execute(args: TArgs, context: ToolContext): unknown;
 }

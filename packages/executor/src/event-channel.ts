@@ -67,6 +67,7 @@ export class EventChannel<T> implements AsyncIterable<T> {
     waiter?.({ value: undefined, done: true });
   }
 
+  /** The events, in order; one consumer only (a second iteration throws). */
   [Symbol.asyncIterator](): AsyncIterator<T> {
     if (this.#taken) throw this.#alreadyIterated();
     this.#taken = true;

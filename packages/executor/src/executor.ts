@@ -22,7 +22,7 @@ import { resolveValueLimits, type ValueLimits } from './value-limits';
 export interface ExecutorOptions {
   /** The tools: a registry, or a list of tools and toolkits. */
   tools: ToolRegistry | ReadonlyArray<AnyTool | Toolkit>;
-  /** A policy, or options for a {@link RiskPolicy}. Default: read_only / write → allow, destructive → ask. */
+  /** A policy, or options for a {@link @mtpx/executor!RiskPolicy | RiskPolicy}. Default: read_only / write → allow, destructive → ask. */
   policy?: ToolPolicy | RiskPolicyOptions;
   /** Decides `ask`: resolve true to run the call. Without it, `ask` calls are skipped (`approval_required`). */
   approve?: ApproveHandler;

@@ -7,6 +7,7 @@ import { toolkitPrefix } from './toolkit';
  * `approve` handler says yes) or `deny`.
  */
 export interface ToolPolicy {
+  /** `allow`, `ask` or `deny` for this call of the tool `spec` describes. */
   decide(spec: ToolSpec, call: ToolCall): Approval;
 }
 
@@ -57,6 +58,7 @@ export class RiskPolicy implements ToolPolicy {
     this.#byTool = new Map(Object.entries(tools));
   }
 
+  /** The tool's own decision if one was set, else its risk level's default. */
   decide(spec: ToolSpec): Approval {
     if (this.#byTool.size > 0) {
       const exact = this.#byTool.get(spec.name);

@@ -27,8 +27,10 @@ export {
   serveInspector,
 } from './server/inspector-server';
 export type { ProvenanceLink, ProvenanceSource } from './server/provenance';
+export { formatSpan } from './terminal/durations';
 export { formatCall, formatMs, formatValue, referencedIds } from './terminal/format';
 export { drawGantt, type GanttAxis, type GanttRow, ganttBar, ganttTicks } from './terminal/gantt';
+export { visibleLength, wrapLine } from './terminal/line-wrap';
 export {
   type Colors,
   shorten,

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type RunningCli, runCli } from './cli';
+import { serverFromModuleExports } from './module-server';
 import { connectLegacyClient, firstText } from './test-support/clients';
 
 const testModule = fileURLToPath(new URL('./test-support/stdio-module.ts', import.meta.url));
@@ -29,6 +30,13 @@ describe('mtpx-mcp', () => {
     });
     expect(firstText(await client.callTool({ name: 'greet', arguments: {} }))).toBe('Hello, Lin!');
     await client.close();
+  });
+
+  it('counts one tool as "1 tool"', async () => {
+    const { lines, io: output } = io();
+    const module = fileURLToPath(new URL('./test-support/one-tool-module.ts', import.meta.url));
+    running = await runCli([module, '--http', '--port', '0'], output, serverFromModuleExports);
+    expect(lines[0]).toMatch(/^mtpx-mcp: serving one-tool \(1 tool\) at http:/);
   });
 
   it('prints its usage and version', async () => {

@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { McpAdapterError } from './errors';
 import { isMcpToolServer, type McpToolServer } from './mcp-tool-server';
+import { importServerModule } from './module-loader';
 import { serveMcp } from './serve-mcp';
 import { serveMcpStdio } from './serve-stdio';
 import { VERSION } from './version';
@@ -10,7 +9,8 @@ import { VERSION } from './version';
 const usage = `Usage: mtpx-mcp <module> [--http] [--port 3000] [--host 127.0.0.1] [--path /mcp]
 
 Serves the MCP server a module exports, over stdio (default) or Streamable HTTP (--http),
-to 2026-07-28 and 2025-era clients alike. The module exports either
+to 2026-07-28 and 2025-era clients alike. A .ts module is loaded through the project's
+tsx when Node cannot load it by itself. The module exports either
   - a server made by createMcpServer(...), as \`default\` or \`server\`, or
   - \`tools\` (an array of tools or a ToolRegistry), and optionally \`prompts\`,
     \`resources\`, \`name\`, \`version\` and \`stateKey\`.`;
@@ -60,10 +60,7 @@ export async function runCli(
   const modulePath = positionals[0];
   if (modulePath === undefined) throw cliError(`Missing <module>.\n\n${usage}`);
 
-  const exports = (await import(pathToFileURL(resolve(modulePath)).href)) as Record<
-    string,
-    unknown
-  >;
+  const exports = await importServerModule(modulePath);
   const server =
     [exports.default, exports.server].find(isMcpToolServer) ?? buildFromExports?.(exports);
   if (server === undefined) {
@@ -72,7 +69,7 @@ export async function runCli(
 
   if (!values.http) {
     const stdio = serveMcpStdio(server, { onError: (error) => io.stderr(error.message) });
-    io.stderr(`mtpx-mcp: serving ${server.name} (${server.toolNames.length} tools) over stdio`);
+    io.stderr(`mtpx-mcp: serving ${server.name} (${toolCount(server)}) over stdio`);
     return stdio;
   }
   const port = Number(values.port);
@@ -85,8 +82,14 @@ export async function runCli(
     path: values.path,
     onError: (error) => io.stderr(error.message),
   });
-  io.stderr(`mtpx-mcp: serving ${server.name} (${server.toolNames.length} tools) at ${http.url}`);
+  io.stderr(`mtpx-mcp: serving ${server.name} (${toolCount(server)}) at ${http.url}`);
   return http;
+}
+
+/** `1 tool`, `7 tools`. */
+function toolCount(server: McpToolServer): string {
+  const count = server.toolNames.length;
+  return `${count} tool${count === 1 ? '' : 's'}`;
 }
 
 function cliError(message: string): McpAdapterError {

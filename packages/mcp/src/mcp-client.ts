@@ -22,6 +22,7 @@ export interface McpToolDescriptor {
 /** Per-call options both SDKs understand. */
 export interface McpCallOptions {
   signal?: AbortSignal;
+  /** Called with each progress notification the server sends for the call. */
   onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   timeout?: number;
   resetTimeoutOnProgress?: boolean;
@@ -32,11 +33,14 @@ export interface McpCallOptions {
  * `Client` from `@modelcontextprotocol/sdk`.
  */
 export interface McpClient {
+  /** One page of the server's tools (`tools/list`). */
   listTools(params?: { cursor?: string }, ...rest: unknown[]): Promise<unknown>;
+  /** Calls one tool (`tools/call`). */
   callTool(
     params: { name: string; arguments?: Record<string, unknown>; _meta?: Record<string, unknown> },
     ...rest: unknown[]
   ): Promise<unknown>;
+  /** Answers a server-to-client request (elicitation, sampling, roots) with `handler`. */
   setRequestHandler(method: unknown, handler: unknown, ...rest: unknown[]): void;
 }
 

@@ -111,6 +111,7 @@ export interface RoundContext {
    * that fails it reads as `undefined` too.
    */
   accepted(key: string): Record<string, ElicitationValue> | undefined;
+  /** The accepted content for `key`, parsed with `schema`; `undefined` when it fails it. */
   accepted<TSchema extends z.ZodType>(key: string, schema: TSchema): z.output<TSchema> | undefined;
 }
 

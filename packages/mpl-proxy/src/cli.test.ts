@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -127,10 +127,38 @@ describe('the mpl CLI (built bin)', () => {
       expect(printed.stdout).toContain('Chain length: 2');
       expect(printed.stdout).toContain('[org.agent.TaskPlan.v1]');
       expect(printed.stdout).toMatch(/verified: 2 entries/);
-      expect((await runCli(['provenance', 'no-such-plan', '--data', dataDir])).code).toBe(1);
+      const missing = await runCli(['provenance', 'no-such-plan', '--data', dataDir]);
+      expect(missing).toMatchObject({
+        code: 1,
+        stderr: `No provenance is recorded for plan no-such-plan in ${join(dataDir, 'provenance.db')}.\n`,
+      });
     } finally {
       serve.child.kill('SIGTERM');
       expect((await serve.exited).code).toBe(0);
     }
+  });
+
+  it('mpl provenance without --data names the folder it read, and creates nothing there', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'mpl-home-'));
+    const result = await runCli(['provenance', planId, '--verify'], {
+      env: { HOME: home, USERPROFILE: home },
+    });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe(
+      `No provenance database in ${join(home, '.mpl')} (no ${join(home, '.mpl', 'provenance.db')}): pass --data DIR, the folder the proxy was started with.\n`,
+    );
+    expect(await readdir(home)).toEqual([]);
+  });
+
+  it('names the option a typo was meant to be, and takes the `--` pnpm passes on', async () => {
+    const typo = await runCli(['provenance', planId, '--verfy']);
+    expect(typo).toMatchObject({
+      code: 2,
+      stderr: 'mpl: Unknown option --verfy: did you mean --verify?\nRun mpl --help for usage.\n',
+    });
+    const { version } = JSON.parse(
+      await readFile(join(import.meta.dirname, '../package.json'), 'utf8'),
+    ) as { version: string };
+    expect((await runCli(['--', '--version'])).stdout).toBe(`${version}\n`);
   });
 });

@@ -1,5 +1,7 @@
 #!/usr/bin/env node
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   canonicalize,
@@ -13,6 +15,7 @@ import {
 } from '@mtpx/mpl';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
 import { HELP } from './cli-help';
+import { unknownOptionMessage } from './option-suggestion';
 import {
   describePostgresUrl,
   isPostgresUrl,
@@ -67,6 +70,12 @@ function parse(argv: string[], options: OptionsConfig): ParsedArguments {
       strict: true,
     }) as ParsedArguments;
   } catch (error) {
+    const unknown =
+      (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? /'([^']+)'/.exec((error as Error).message)?.[1]
+        : undefined;
+    if (unknown !== undefined)
+      throw new UsageError(unknownOptionMessage(unknown, [...Object.keys(options), 'help']));
     throw new UsageError(error instanceof Error ? error.message : String(error));
   }
 }
@@ -289,15 +298,22 @@ async function provenance(argv: string[]): Promise<number> {
       'mpl provenance needs a plan id: mpl provenance 550e8400-e29b-41d4-a716-446655440010',
     );
   const location = postgresLocation(values.provenance);
+  const dataDir = (values.data as string | undefined) ?? defaultDataDir();
+  const database = location ? describePostgresUrl(location) : join(dataDir, 'provenance.db');
+  // A read creates nothing: no folder, no empty database.
+  if (!location && !existsSync(database)) {
+    process.stderr.write(
+      `No provenance database in ${dataDir} (no ${database}): pass --data DIR, the folder the proxy was started with.\n`,
+    );
+    return 1;
+  }
   const store = location
     ? await openPostgresProvenanceStore(location)
-    : SqliteProvenanceStore.open({
-        dataDir: (values.data as string | undefined) ?? defaultDataDir(),
-      });
+    : SqliteProvenanceStore.open({ dataDir, readOnly: true });
   try {
     const chain = await store.chain(planId, { payloads: Boolean(values.verify) });
     if (chain.length === 0) {
-      process.stderr.write(`No provenance is recorded for plan ${planId}.\n`);
+      process.stderr.write(`No provenance is recorded for plan ${planId} in ${database}.\n`);
       return 1;
     }
     const verdict = values.verify ? verifyChain(chain) : undefined;
@@ -335,7 +351,8 @@ function help(command: string): number {
 }
 
 async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv;
+  // `pnpm mpl -- --version` passes the `--` on.
+  const [command, ...rest] = argv[0] === '--' ? argv.slice(1) : argv;
   switch (command) {
     case 'serve':
       return serve(rest);

@@ -11,6 +11,7 @@ export class MessageHub {
   readonly #subscribers = new Set<Subscriber>();
   #heartbeat: NodeJS.Timeout | undefined;
 
+  /** How many subscribers are connected. */
   get size(): number {
     return this.#subscribers.size;
   }

@@ -14,8 +14,14 @@ import { type EntryRow, SqliteWriter } from './sqlite-writer';
 
 /** Options of {@link SqliteProvenanceStore}. */
 export interface SqliteProvenanceStoreOptions {
-  /** The folder holding `provenance.db` (created when missing). */
+  /** The folder holding `provenance.db` (created when missing, unless `readOnly`). */
   dataDir: string;
+  /**
+   * Open an existing database for reading only: nothing is created (no folder, no file, no
+   * table), and opening a folder without `provenance.db` throws `SqliteError`
+   * (`SQLITE_CANTOPEN`). For readers such as `mpl provenance`; `append` then rejects.
+   */
+  readOnly?: boolean;
   /** Algorithm of `entry_hash` (default `sha256`). */
   algorithm?: HashAlgorithm;
   /**
@@ -70,7 +76,8 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   /** The database file. */
   readonly path: string;
   readonly #database: Database.Database;
-  readonly #writer: SqliteWriter;
+  /** Absent for a read-only store. */
+  readonly #writer: SqliteWriter | undefined;
   readonly #algorithm: HashAlgorithm;
   readonly #head: Database.Statement<[string], Pick<Row, 'seq' | 'sem_hash' | 'entry_hash'>>;
   readonly #planOfInvocation: Database.Statement<[string], { plan_id: string }>;
@@ -87,15 +94,41 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   #closed = false;
 
   private constructor(options: SqliteProvenanceStoreOptions) {
-    mkdirSync(options.dataDir, { recursive: true });
+    const readOnly = options.readOnly === true;
+    if (!readOnly) mkdirSync(options.dataDir, { recursive: true });
     this.path = join(options.dataDir, 'provenance.db');
     this.#algorithm = options.algorithm ?? 'sha256';
     const synchronous = options.synchronous === 'normal' ? 'NORMAL' : 'FULL';
-    const database = new Database(this.path);
+    const database = new Database(
+      this.path,
+      readOnly ? { readonly: true, fileMustExist: true } : undefined,
+    );
     this.#database = database;
+    database.pragma('busy_timeout = 5000');
+    if (!readOnly) this.#createSchema(synchronous);
+    this.#head = database.prepare(
+      'SELECT seq, sem_hash, entry_hash FROM provenance_entries WHERE plan_key = ? ORDER BY seq DESC LIMIT 1',
+    );
+    this.#planOfInvocation = database.prepare(
+      'SELECT plan_id FROM provenance_entries WHERE invocation_id = ? AND plan_id IS NOT NULL ORDER BY id LIMIT 1',
+    );
+    this.#chain = database.prepare(
+      `SELECT ${columns} FROM provenance_entries WHERE plan_key = ? ORDER BY seq`,
+    );
+    this.#chainWithPayloads = database.prepare(
+      `SELECT ${columns}, payload FROM provenance_entries WHERE plan_key = ? ORDER BY seq`,
+    );
+    this.#planIds = database.prepare(
+      'SELECT DISTINCT plan_id FROM provenance_entries WHERE plan_id IS NOT NULL ORDER BY plan_id',
+    );
+    this.#writer = readOnly ? undefined : new SqliteWriter(this.path, synchronous);
+  }
+
+  /** The table and index, and the journal settings a writer needs. */
+  #createSchema(synchronous: 'NORMAL' | 'FULL'): void {
+    const database = this.#database;
     database.pragma('journal_mode = WAL');
     database.pragma(`synchronous = ${synchronous}`);
-    database.pragma('busy_timeout = 5000');
     database.exec(`
       CREATE TABLE IF NOT EXISTS provenance_entries (
         id INTEGER PRIMARY KEY,
@@ -122,22 +155,6 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     const known = database.pragma('table_info(provenance_entries)') as Array<{ name: string }>;
     if (!known.some((column) => column.name === 'validated'))
       database.exec('ALTER TABLE provenance_entries ADD COLUMN validated INTEGER');
-    this.#head = database.prepare(
-      'SELECT seq, sem_hash, entry_hash FROM provenance_entries WHERE plan_key = ? ORDER BY seq DESC LIMIT 1',
-    );
-    this.#planOfInvocation = database.prepare(
-      'SELECT plan_id FROM provenance_entries WHERE invocation_id = ? AND plan_id IS NOT NULL ORDER BY id LIMIT 1',
-    );
-    this.#chain = database.prepare(
-      `SELECT ${columns} FROM provenance_entries WHERE plan_key = ? ORDER BY seq`,
-    );
-    this.#chainWithPayloads = database.prepare(
-      `SELECT ${columns}, payload FROM provenance_entries WHERE plan_key = ? ORDER BY seq`,
-    );
-    this.#planIds = database.prepare(
-      'SELECT DISTINCT plan_id FROM provenance_entries WHERE plan_id IS NOT NULL ORDER BY plan_id',
-    );
-    this.#writer = new SqliteWriter(this.path, synchronous);
   }
 
   /** Opens (or creates) the store under `dataDir`. */
@@ -148,6 +165,10 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   append(record: ProvenanceRecord): Promise<ProvenanceEntry> {
     if (this.#closed)
       return Promise.reject(new InternalError({ message: 'The provenance store is closed' }));
+    if (this.#writer === undefined)
+      return Promise.reject(
+        new InternalError({ message: 'The provenance store was opened read-only' }),
+      );
     return new Promise((resolve, reject) => {
       this.#queue.push({ record, resolve, reject });
       if (!this.#scheduled && !this.#inFlight) {
@@ -177,7 +198,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       if (this.#inFlight) await this.#inFlight;
       else this.#dispatch();
     }
-    await this.#writer.close();
+    await this.#writer?.close();
     this.#database.close();
   }
 
@@ -202,7 +223,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
         );
       }
     }
-    this.#inFlight = this.#writer.commit(rows).then((outcome) => {
+    this.#inFlight = (this.#writer as SqliteWriter).commit(rows).then((outcome) => {
       this.#inFlight = undefined;
       if (outcome.ok) for (const { pending, entry } of linked) pending.resolve(entry);
       else {

@@ -61,5 +61,6 @@ export class InMemoryProvenanceStore implements ProvenanceStore {
     return [...this.#chains.keys()].filter((key) => key !== noPlan).sort();
   }
 
+  /** Nothing to release: the chains live in memory. */
   async close(): Promise<void> {}
 }

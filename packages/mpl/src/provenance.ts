@@ -65,6 +65,7 @@ export interface ProvenanceStore {
   chain(planId: string | null, options?: { payloads?: boolean }): Promise<ProvenanceEntry[]>;
   /** Every plan id with at least one entry. */
   planIds(): Promise<string[]>;
+  /** Releases what the store holds open (a database); it is not used afterwards. */
   close(): Promise<void>;
 }
 

@@ -51,11 +51,17 @@ export const MessageSchema = z.discriminatedUnion('role', [
   ToolMessageSchema,
 ]);
 
+/** A system message: the instructions the model works under. */
 export type SystemMessage = z.infer<typeof SystemMessageSchema>;
+/** A user message: what the person (or the calling program) said. */
 export type UserMessage = z.infer<typeof UserMessageSchema>;
+/** One native tool call in an assistant message: its id, tool name and arguments. */
 export type AssistantToolCall = z.infer<typeof AssistantToolCallSchema>;
+/** An assistant message: the model's text and the tool calls it made. */
 export type AssistantMessage = z.infer<typeof AssistantMessageSchema>;
+/** A tool message: one call's result, sent back to the model. */
 export type ToolMessage = z.infer<typeof ToolMessageSchema>;
+/** Any message of a conversation: system, user, assistant or tool. */
 export type Message = z.infer<typeof MessageSchema>;
 
 /** Deepest output a tool message renders (JSON.stringify is safe far beyond it). */

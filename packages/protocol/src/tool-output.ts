@@ -44,9 +44,13 @@ export const FileItemSchema = MediaItemBaseSchema.extend({
   message: 'a file item needs a `url`, inline `data` or a `path`',
 });
 
+/** An image in a tool's output. */
 export type ImageItem = z.infer<typeof ImageItemSchema>;
+/** A video in a tool's output. */
 export type VideoItem = z.infer<typeof VideoItemSchema>;
+/** An audio clip in a tool's output. */
 export type AudioItem = z.infer<typeof AudioItemSchema>;
+/** A file in a tool's output. */
 export type FileItem = z.infer<typeof FileItemSchema>;
 
 /** The media lists a ToolOutput and a ToolResult may carry. */

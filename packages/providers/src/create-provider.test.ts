@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modelServerPerTest, recordedResponses } from './__fixtures__/model-server-per-test';
-import { createProvider, isProviderName, providerNames } from './create-provider';
+import { createProvider, describeProvider, isProviderName, providerNames } from './create-provider';
 import { openAICompatiblePresets } from './openai/openai-presets';
 import type { OpenAIProvider } from './openai/openai-provider';
 import { ProviderError } from './provider-error';
@@ -25,6 +25,26 @@ describe('createProvider', () => {
     expect(isProviderName('fireworks')).toBe(true);
     expect(isProviderName('bedrock')).toBe(false);
     expect(isProviderName('toString')).toBe(false);
+  });
+
+  it('describes every service by its label and the variables it reads', () => {
+    expect(describeProvider('anthropic')).toEqual({
+      label: 'Anthropic',
+      apiKeyVariable: 'ANTHROPIC_API_KEY',
+      baseURLVariable: 'ANTHROPIC_BASE_URL',
+      baseURL: 'https://api.anthropic.com',
+      apiKeyRequired: true,
+    });
+    expect(describeProvider('lmstudio')).toEqual({
+      label: 'LM Studio',
+      apiKeyVariable: 'LMSTUDIO_API_KEY',
+      baseURLVariable: 'LMSTUDIO_BASE_URL',
+      baseURL: 'http://localhost:1234/v1',
+      apiKeyRequired: false,
+    });
+    expect(new Set(providerNames.map((name) => describeProvider(name).apiKeyVariable)).size).toBe(
+      providerNames.length,
+    );
   });
 
   it('builds the Anthropic adapter with the key and base URL from the environment', async () => {

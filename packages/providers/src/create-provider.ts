@@ -1,5 +1,9 @@
 import type { Provider } from '@mtpx/protocol';
-import { resolveAnthropicConnection } from './anthropic/anthropic-connection';
+import {
+  ANTHROPIC_API_KEY_VARIABLE,
+  ANTHROPIC_BASE_URL_VARIABLE,
+  resolveAnthropicConnection,
+} from './anthropic/anthropic-connection';
 import type { Environment } from './environment';
 import {
   isOpenAICompatiblePresetName,
@@ -21,6 +25,48 @@ export const providerNames: readonly ProviderName[] = [
 /** Whether `name` is a service `createProvider` knows (a command-line flag, a config value). */
 export function isProviderName(name: string): name is ProviderName {
   return name === 'anthropic' || isOpenAICompatiblePresetName(name);
+}
+
+/** The Anthropic SDK's own default base URL. */
+const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** Where a named service's key and base URL come from, for a `--help` text or a setup guide. */
+export interface ProviderDescription {
+  /** The service's name for people: `Groq`, `LM Studio`. */
+  label: string;
+  /** The environment variable that holds its API key: `GROQ_API_KEY`. */
+  apiKeyVariable: string;
+  /** The environment variable that overrides its base URL: `GROQ_BASE_URL`. */
+  baseURLVariable: string;
+  /** The base URL used when neither an option nor that variable sets one. */
+  baseURL: string;
+  /** False for local servers (Ollama, LM Studio, vLLM), which need no key. */
+  apiKeyRequired: boolean;
+}
+
+/**
+ * The label and environment variables of a service {@link createProvider} knows. Loads
+ * no SDK.
+ *
+ * @example
+ * ```ts
+ * import { describeProvider, providerNames } from '@mtpx/providers';
+ *
+ * for (const name of providerNames) console.log(name, describeProvider(name).apiKeyVariable);
+ * ```
+ */
+export function describeProvider(name: ProviderName): ProviderDescription {
+  if (name === 'anthropic')
+    return {
+      label: 'Anthropic',
+      apiKeyVariable: ANTHROPIC_API_KEY_VARIABLE,
+      baseURLVariable: ANTHROPIC_BASE_URL_VARIABLE,
+      baseURL: ANTHROPIC_DEFAULT_BASE_URL,
+      apiKeyRequired: true,
+    };
+  const { label, apiKeyVariable, baseURLVariable, baseURL, apiKeyRequired } =
+    openAICompatiblePresets[name];
+  return { label, apiKeyVariable, baseURLVariable, baseURL, apiKeyRequired };
 }
 
 /** Which service and model `createProvider` builds a provider for, and how to reach it. */

@@ -1,7 +1,9 @@
 export {
   type CreateProviderOptions,
   createProvider,
+  describeProvider,
   isProviderName,
+  type ProviderDescription,
   type ProviderName,
   providerNames,
 } from './create-provider';

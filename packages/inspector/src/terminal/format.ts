@@ -50,9 +50,5 @@ export function referencedIds(args: JsonValue | undefined): string[] {
   return found;
 }
 
-/** Milliseconds for people: `840 ms`, `1.24 s`. */
-export function formatMs(milliseconds: number): string {
-  return milliseconds < 1000
-    ? `${Math.round(milliseconds)} ms`
-    : `${(milliseconds / 1000).toFixed(2)} s`;
-}
+/** Milliseconds for people: `840 ms`, `1.24 s` (the apps' one format, from the kit). */
+export { formatMs } from './durations';

@@ -18,7 +18,7 @@ describe('the round chart', () => {
       plain,
     );
     expect(lines).toEqual([
-      '          0    250  500  750',
+      '          0    0.25     1.00 s',
       '  model   ▒▒▒▒▒▒▒▒▒▒            streamed',
       '  call_1      ████              → 12',
       '  call_2       ···████          → 48',
@@ -39,9 +39,18 @@ describe('the round chart', () => {
     ).toBe('×');
   });
 
-  it('labels the axis in milliseconds since the round started', () => {
+  it('labels the axis in milliseconds since the round started, in one unit', () => {
     expect(ganttTicks({ fromMs: 0, toMs: 800, width: 40 })).toBe(
       '0         200       400       600 800 ms',
     );
+    expect(ganttTicks({ fromMs: 100, toMs: 1300, width: 40 })).toBe(
+      '0         0.30      0.60          1.20 s',
+    );
+  });
+
+  it('always keeps the end label, even on a narrow axis', () => {
+    const ticks = ganttTicks({ fromMs: 0, toMs: 1014, width: 24 });
+    expect(ticks).toBe('0     0.25  0.51  1.01 s');
+    expect(ticks).toHaveLength(24);
   });
 });

@@ -50,23 +50,30 @@ export function ganttBar(
 }
 
 /**
- * The tick line above the bars: milliseconds since the round started at the left edge,
- * a quarter, half and three quarters of the way, and the end (`… ms`); a label that
- * would touch another is left out.
+ * The tick line above the bars: the time since the round started at the left edge, a
+ * quarter, half and three quarters of the way, and the end with its unit — all in
+ * milliseconds (`800 ms`), or all in seconds when the axis spans one or more (`1.20 s`).
+ * The end's label always shows; a label that would touch another is left out.
  */
 export function ganttTicks(axis: GanttAxis): string {
+  const span = axis.toMs - axis.fromMs;
+  const seconds = span >= 999.5;
+  const value = (fraction: number) =>
+    seconds ? ((span * fraction) / 1000).toFixed(2) : String(Math.round(span * fraction));
+  const endLabel = `${value(1)} ${seconds ? 's' : 'ms'}`;
+  const endStart = Math.max(axis.width - endLabel.length, 0);
   const cells: string[] = [];
   let free = 0;
-  for (let index = 0; index <= 4; index++) {
-    const at = Math.round((axis.toMs - axis.fromMs) * (index / 4));
-    const label = index === 4 ? `${at} ms` : String(at);
+  for (let index = 0; index < 4; index++) {
+    const label = index === 0 ? '0' : value(index / 4);
     const position = Math.round(axis.width * (index / 4));
-    const start = index === 4 ? Math.max(position - label.length, 0) : position;
-    if (start < free) continue;
-    while (cells.length < start) cells.push(' ');
+    if (position < free || position + label.length + 1 > endStart) continue;
+    while (cells.length < position) cells.push(' ');
     cells.push(...label);
     free = cells.length + 1;
   }
+  while (cells.length < endStart) cells.push(' ');
+  cells.push(...endLabel);
   return cells.join('');
 }
 

@@ -1,7 +1,9 @@
 import type { AgentEvent } from '@mtpx/agent';
 import type { JsonValue, ToolResult } from '@mtpx/protocol';
+import { formatSpan } from './durations';
 import { formatCall, formatMs, formatValue, referencedIds } from './format';
 import { drawGantt, type GanttRow } from './gantt';
+import { visibleLength } from './line-wrap';
 import { shorten, type TimelineOutput } from './terminal-output';
 
 interface CallRecord {
@@ -23,9 +25,14 @@ interface RoundRecord {
 
 /** How the timeline is laid out. */
 export interface TimelineOptions {
-  /** Columns of the round chart's time axis. */
+  /** Most columns of the round chart's time axis. */
   chartWidth: number;
+  /** The terminal's width: the chart is narrowed to fit it. */
+  columns?: number | undefined;
 }
+
+/** Where an event line's text starts: `   313 ms  ready  call_1  `. */
+const EVENT_HANG = 26;
 
 /**
  * The run as it happens, for people: a header, then for every round the model call and
@@ -92,6 +99,7 @@ export class TimelineView {
         const waits = referencedIds(record.args);
         this.#terminal.line(
           `${this.#at(event.at)}  ${colors.cyan('ready')}  ${colors.bold(event.call.id.padEnd(8))}${formatCall(event.call.name, record.args)}${waits.length > 0 ? colors.dim(`  needs ${waits.join(', ')}`) : ''}${event.refused ? colors.red('  refused: over the tool call limit') : ''}`,
+          EVENT_HANG,
         );
         return;
       }
@@ -103,6 +111,7 @@ export class TimelineView {
           const waited = `waited ${formatMs(event.at - record.readyAt)} for ${needs.join(', ')}`;
           this.#terminal.line(
             `${this.#at(event.at)}  ${colors.blue('start')}  ${colors.bold(event.callId.padEnd(8))}${colors.dim(waited)}`,
+            EVENT_HANG,
           );
         }
         return;
@@ -110,6 +119,7 @@ export class TimelineView {
       case 'call-retried':
         this.#terminal.line(
           `${this.#at(event.at)}  ${colors.yellow('retry')}  ${colors.bold(event.callId.padEnd(8))}${colors.dim(`attempt ${event.attempt} failed (${event.error}); again in ${formatMs(event.delayMs)}`)}`,
+          EVENT_HANG,
         );
         return;
       case 'call-finished': {
@@ -127,6 +137,7 @@ export class TimelineView {
           : colors.red(`✗ ${event.errorCode ?? 'error'}: ${shorten(event.result.error ?? '', 80)}`);
         this.#terminal.line(
           `${this.#at(event.at)}  ${event.success ? colors.green('done ') : colors.red('fail ')}  ${colors.bold(event.callId.padEnd(8))}${outcome}  ${colors.dim(`in ${formatMs(event.durationMs)}`)}${flags ? ` ${flags}` : ''}`,
+          EVENT_HANG,
         );
         return;
       }
@@ -138,6 +149,7 @@ export class TimelineView {
         record.flags.push('skipped');
         this.#terminal.line(
           `${this.#at(event.at)}  ${colors.yellow('skip ')}  ${colors.bold(event.callId.padEnd(8))}${colors.yellow(`[skipped] ${event.errorCode}: ${shorten(event.error, 80)}`)}`,
+          EVENT_HANG,
         );
         return;
       }
@@ -179,6 +191,15 @@ export class TimelineView {
     }
   }
 
+  /** The chart's width: at most `chartWidth`, narrowed so label, bar and note fit the terminal. */
+  #chartWidth(rows: readonly GanttRow[]): number {
+    const { chartWidth, columns } = this.#options;
+    if (columns === undefined) return chartWidth;
+    const label = Math.max(...rows.map((row) => row.label.length));
+    const note = Math.max(...rows.map((row) => visibleLength(row.note)));
+    return Math.max(12, Math.min(chartWidth, columns - 2 - label - 2 - 2 - note));
+  }
+
   #roundFinished(event: Extract<AgentEvent, { type: 'round-finished' }>): void {
     const { colors } = this.#terminal;
     const round = this.#round;
@@ -195,6 +216,7 @@ export class TimelineView {
     if (calls.length === 0) {
       this.#terminal.line(
         `${this.#at(event.at)}  ${colors.green('text ')}  ${colors.dim(`the model answered in ${formatMs(event.modelMs)} (${text.length} characters)${usage}`)}`,
+        EVENT_HANG,
       );
       return;
     }
@@ -223,7 +245,7 @@ export class TimelineView {
         const span =
           call.endAt === undefined
             ? colors.yellow('not run')
-            : `${Math.round(startAt - round.startAt)}–${formatMs(call.endAt - round.startAt)}`;
+            : formatSpan(startAt - round.startAt, call.endAt - round.startAt);
         return {
           label: `${call.id} ${call.name}`,
           ...(call.readyAt === undefined ? {} : { readyAt: call.readyAt }),
@@ -238,7 +260,7 @@ export class TimelineView {
     this.#terminal.line();
     for (const line of drawGantt(
       rows,
-      { fromMs: round.startAt, toMs, width: this.#options.chartWidth },
+      { fromMs: round.startAt, toMs, width: this.#chartWidth(rows) },
       colors,
     ))
       this.#terminal.line(line);
@@ -254,11 +276,12 @@ export class TimelineView {
       `${formatMs(work)} of tool time in ${formatMs(wall)}`,
       `round ${formatMs(event.durationMs)}${usage}`,
     ];
-    this.#terminal.line(`  ${facts.join(' · ')}`);
+    this.#terminal.line(`  ${facts.join(' · ')}`, 2);
     this.#terminal.line(
       colors.dim(
         `  ${colors.blue('▒')} model writing   · waiting for inputs   ${colors.green('█')} running   ${colors.cyan('░')} cached   ${colors.yellow('×')} skipped or denied`,
       ),
+      2,
     );
   }
 }

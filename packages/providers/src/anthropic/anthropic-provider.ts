@@ -101,7 +101,7 @@ function buildClient(options: AnthropicProviderOptions): Anthropic {
  * blocks (with `is_error`) in the next user message; system messages become `system`.
  * Streamed calls are reported ready at their block's `content_block_stop`.
  *
- * Throws a {@link ProviderError} with code `missing_api_key` when no key is given and
+ * Throws a {@link @mtpx/providers!ProviderError | ProviderError} with code `missing_api_key` when no key is given and
  * `ANTHROPIC_API_KEY` is unset.
  *
  * @example

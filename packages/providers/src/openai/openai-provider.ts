@@ -92,7 +92,7 @@ function buildClient(options: OpenAIProviderOptions): OpenAI {
  * back; `function.arguments` is parsed safely; streamed tool calls are reported ready
  * one by one, as soon as each is complete.
  *
- * Throws a {@link ProviderError} with code `missing_api_key` when a hosted preset has no
+ * Throws a {@link @mtpx/providers!ProviderError | ProviderError} with code `missing_api_key` when a hosted preset has no
  * key (its message names the variable to set).
  *
  * @example

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The documentation site (issue 18): `pnpm docs` builds the TypeDoc reference of every
+# published package with the guides and the error-code page, failing on any warning
+# (broken links, undocumented exports); the error-code page's test compares it with the
+# code unions of the sources.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 1
+node --test scripts/docs/ || exit 1
+pnpm docs

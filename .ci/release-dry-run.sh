@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# A release, rehearsed (issue 18): on a scratch clone of this checkout, `changeset version`
+# applies the pending changesets, then every published package under packages/ (found by
+# its package.json, not listed here) is published with `pnpm publish --dry-run`, which
+# builds it first (prepack). Each must version and publish on its own: the new version in
+# its package.json and CHANGELOG.md, no workspace: specifier left in what it would ship.
+set -uo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+work="$(mktemp -d "${TMPDIR:-/tmp}/mtpx-release-XXXXXX")"
+trap 'rm -rf "$work"' EXIT
+scratch="$work/mtpx-ts"
+export TURBO_TELEMETRY_DISABLED=1 TURBO_NO_UPDATE_NOTIFIER=1 FORCE_COLOR=0
+common="$(cd "$repo" && cd "$(git rev-parse --git-common-dir)/.." && pwd)"
+if [ -d "$common/.turbo/cache" ]; then export TURBO_CACHE_DIR="$common/.turbo/cache"; fi
+failures=0
+fail() {
+  echo "  FAIL $*"
+  failures=$((failures + 1))
+}
+
+git clone --quiet "$repo" "$scratch" || exit 1
+cd "$scratch" || exit 1
+pnpm install --frozen-lockfile --offline >"$work/install.log" 2>&1 || {
+  cat "$work/install.log"
+  exit 1
+}
+
+published() {
+  for manifest in packages/*/package.json; do
+    node -e "const m = require('./$manifest'); if (!m.private) console.log(m.name + ' ' + require('path').dirname('$manifest'))"
+  done
+}
+declare -A before
+while read -r name directory; do
+  before[$name]="$(node -p "require('./$directory/package.json').version")"
+done < <(published)
+
+pending="$(ls .changeset/*.md 2>/dev/null | grep -vc README.md)"
+echo "::: release: changeset version ($pending pending changesets)"
+if ! pnpm changeset version >"$work/version.log" 2>&1; then
+  cat "$work/version.log"
+  exit 1
+fi
+[ "$(ls .changeset/*.md 2>/dev/null | grep -vc README.md)" -eq 0 ] || fail "changesets left after changeset version"
+
+while read -r name directory; do
+  version="$(node -p "require('./$directory/package.json').version")"
+  if grep -qF -- "$name" <<<"$(cat "$work/version.log")" || [ "$version" != "${before[$name]}" ]; then
+    grep -q "^## $version" "$directory/CHANGELOG.md" || fail "$name $version has no CHANGELOG.md entry"
+  fi
+  echo "::: release: pnpm publish --dry-run $name@$version (was ${before[$name]})"
+  if ! (cd "$directory" && pnpm publish --dry-run --no-git-checks >"$work/publish.log" 2>&1); then
+    fail "pnpm publish --dry-run $name"
+    sed 's/^/    | /' "$work/publish.log" | tail -20
+    continue
+  fi
+  grep -qF "$name@$version" "$work/publish.log" || fail "$name: the dry run did not publish $version"
+  # What it would ship: its tarball's package.json names released versions only.
+  (cd "$directory" && pnpm pack --pack-destination "$work/tarballs" >/dev/null 2>&1) || fail "pnpm pack $name"
+  tarball="$(ls -t "$work"/tarballs/*.tgz | head -1)"
+  shipped="$(tar -xzOf "$tarball" package/package.json)"
+  if grep -q '"workspace:' <<<"$shipped"; then fail "$name ships a workspace: specifier"; fi
+  grep -q '"dist/' <<<"$(tar -tzf "$tarball" | sed 's/^package\//"/')" || fail "$name ships no dist/"
+done < <(published)
+
+if [ "$failures" -gt 0 ]; then
+  echo "release dry run: $failures problem(s)"
+  exit 1
+fi
+echo "release dry run: every package versions and publishes on its own"

@@ -1,0 +1,24 @@
+#!/usr/bin/env node
+// `pnpm test`: every package's and app's tests (turbo, cached), then the one-line total of
+// scripts/test-summary.mjs — `N passed, N failed` — as the last line. Exits non-zero when
+// turbo failed or any test did. Extra arguments go to turbo (`pnpm test --filter=@mtpx/mcp`).
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+// turbo restores a cached package's report with its outputs, so the total matches this run.
+const turbo = spawnSync(
+  join(root, 'node_modules', '.bin', 'turbo'),
+  ['run', 'test', ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
+const failedRun = turbo.status === 0 ? 0 : 1;
+const summary = spawnSync(
+  process.execPath,
+  [join(import.meta.dirname, 'test-summary.mjs'), '--extra-failures', String(failedRun)],
+  { cwd: root, stdio: 'inherit' },
+);
+process.exitCode = failedRun !== 0 || summary.status !== 0 ? 1 : 0;
