@@ -1,5 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
-import { type AgentEvent, createAgent } from '@mtpx/agent';
+import { createAgent } from '@mtpx/agent';
 import { createModelProvider, shouldColor, startRecording, Terminal } from '@mtpx/example-kit';
 import { createExecutor } from '@mtpx/executor';
 import { TimelineView } from '@mtpx/inspector';
