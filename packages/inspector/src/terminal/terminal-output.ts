@@ -6,8 +6,11 @@ export type Colors = ReturnType<typeof picocolors.createColors>;
 /** Where a timeline writes: lines, a label column, and colours. `@mtpx/example-kit`'s `Terminal` is one. */
 export interface TimelineOutput {
   readonly colors: Colors;
-  /** Writes one line. */
-  line(text?: string): void;
+  /**
+   * Writes one line; an output that wraps long lines indents each continuation by `hang`
+   * columns (example-kit's `Terminal` does, at the terminal's width).
+   */
+  line(text?: string, hang?: number): void;
   /** A left column label, padded so the lines after it align, optionally painted. */
   label(text: string, paint?: (text: string) => string): string;
 }
