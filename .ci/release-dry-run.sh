@@ -4,6 +4,7 @@
 # its package.json, not listed here) is published with `pnpm publish --dry-run`, which
 # builds it first (prepack). Each must version and publish on its own: the new version in
 # its package.json and CHANGELOG.md, no workspace: specifier left in what it would ship.
+# Packages are built once at their new versions first; the dry runs then skip prepack.
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/mtpx-release-XXXXXX")"
@@ -43,20 +44,29 @@ if ! pnpm changeset version >"$work/version.log" 2>&1; then
 fi
 [ "$(ls .changeset/*.md 2>/dev/null | grep -vc README.md)" -eq 0 ] || fail "changesets left after changeset version"
 
+# One build of every package at its new version (VERSION is read from package.json), so
+# the dry runs below need not each run prepack again: 2 builds per package would cost
+# minutes; what prepack builds is checked by the packaging check.
+echo "::: release: build at the new versions"
+if ! pnpm build >"$work/build.log" 2>&1; then
+  tail -40 "$work/build.log"
+  exit 1
+fi
+
 while read -r name directory; do
   version="$(node -p "require('./$directory/package.json').version")"
   if grep -qF -- "$name" <<<"$(cat "$work/version.log")" || [ "$version" != "${before[$name]}" ]; then
     grep -q "^## $version" "$directory/CHANGELOG.md" || fail "$name $version has no CHANGELOG.md entry"
   fi
   echo "::: release: pnpm publish --dry-run $name@$version (was ${before[$name]})"
-  if ! (cd "$directory" && pnpm publish --dry-run --no-git-checks >"$work/publish.log" 2>&1); then
+  if ! (cd "$directory" && pnpm publish --dry-run --no-git-checks --ignore-scripts >"$work/publish.log" 2>&1); then
     fail "pnpm publish --dry-run $name"
     sed 's/^/    | /' "$work/publish.log" | tail -20
     continue
   fi
   grep -qF "$name@$version" "$work/publish.log" || fail "$name: the dry run did not publish $version"
   # What it would ship: its tarball's package.json names released versions only.
-  (cd "$directory" && pnpm pack --pack-destination "$work/tarballs" >/dev/null 2>&1) || fail "pnpm pack $name"
+  (cd "$directory" && pnpm pack --ignore-scripts --pack-destination "$work/tarballs" >/dev/null 2>&1) || fail "pnpm pack $name"
   tarball="$(ls -t "$work"/tarballs/*.tgz | head -1)"
   shipped="$(tar -xzOf "$tarball" package/package.json)"
   if grep -q '"workspace:' <<<"$shipped"; then fail "$name ships a workspace: specifier"; fi
