@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm docs`: the API reference of every published package, generated from the TSDoc by
+// `pnpm run docs` (`pnpm docs` alone is pnpm's own command): the API reference of every published package, generated from the TSDoc by
 // TypeDoc, with the guides and the error-code page, into docs/site/. Offline. The packages
 // are discovered under packages/ (each one's `exports` mapped back to src/), so a new
 // package is covered without touching this file. Any TypeDoc warning fails the build —
@@ -53,6 +53,8 @@ writeFileSync(
       extends: join(root, 'tsconfig.base.json'),
       compilerOptions: {
         noEmit: true,
+        // @mtpx/inspector's web app is in the same program and needs the DOM's types.
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
         paths: Object.fromEntries(entries.map((entry) => [entry.specifier, [entry.source]])),
       },
       include: packages.map((pkg) => join(pkg.directory, 'src')),

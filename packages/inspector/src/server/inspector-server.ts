@@ -25,8 +25,11 @@ export interface ServeInspectorOptions {
 export interface InspectorServer {
   /** `http://host:port` */
   url: string;
+  /** The port it listens on (the one the system chose, for port 0). */
   port: number;
+  /** The underlying `node:http` server. */
   server: Server;
+  /** Stops listening and closes every connection, live event streams included. */
   close(): Promise<void>;
 }
 
