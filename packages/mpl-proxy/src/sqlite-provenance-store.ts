@@ -37,21 +37,8 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-interface Row {
-  plan_id: string | null;
-  seq: number;
-  stype: string;
-  method: string | null;
-  invocation_id: string | null;
-  sem_hash: string;
-  parent_hash: string | null;
-  entry_hash: string;
-  timestamp: string;
-  qom_profile: string;
-  qom_passed: number;
-  validated: number | null;
-  payload?: string;
-}
+/** A row as read back: the writer's row without its key, the payload only when asked for. */
+type Row = Omit<EntryRow, 'plan_key' | 'payload'> & { payload?: string };
 
 const columns =
   'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, validated';
