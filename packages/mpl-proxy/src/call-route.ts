@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import {
+  type CallResponseBody,
   type ErrorDetail,
   type Inspection,
+  type InspectOptions,
   InvalidRequestError,
   type MplEngine,
   MplError,
   type MplErrorCode,
   type MplPolicy,
   PROFILE_HEADER,
+  type ProvenanceRecord,
   type ProvenanceStore,
   QOM_RESULT_HEADER,
   QomScoresSchema,
@@ -162,12 +165,12 @@ export async function handleCall(
 
   let inspection: Inspection;
   try {
-    inspection = context.engine.inspect(call.stype, call.payload, {
-      ...(call.profile ? { profile: call.profile } : {}),
-      ...(call.scores ? { scores: call.scores } : {}),
-      ...(call.method ? { context: { metadata: { method: call.method } } } : {}),
-      ...(context.mode === 'transparent' ? { allowUnknown: true } : {}),
-    });
+    const options: InspectOptions = {};
+    if (call.profile) options.profile = call.profile;
+    if (call.scores) options.scores = call.scores;
+    if (call.method) options.context = { metadata: { method: call.method } };
+    if (context.mode === 'transparent') options.allowUnknown = true;
+    inspection = context.engine.inspect(call.stype, call.payload, options);
   } catch (error) {
     if (!MplError.isInstance(error)) throw error;
     // A malformed id is a bad request; a well-formed id we do not know is unprocessable.
@@ -209,12 +212,7 @@ export async function handleCall(
     return fail(rejection, mplHeaders);
   }
 
-  const entry = await context.store.append({
-    ...(inspection.planId
-      ? { plan_id: inspection.planId }
-      : inspection.invocationId
-        ? {}
-        : { plan_id: null }),
+  const record: ProvenanceRecord = {
     invocation_id: inspection.invocationId ?? null,
     stype: inspection.stype,
     method: call.method,
@@ -222,24 +220,29 @@ export async function handleCall(
     payload: call.payload,
     qom_profile: inspection.qom.profile,
     qom_passed: inspection.qom.passed,
-    ...(inspection.validated === false ? { validated: false } : {}),
-  });
+  };
+  // A plan's messages join its chain; an invocation's, the chain of the plan it belongs to.
+  if (inspection.planId) record.plan_id = inspection.planId;
+  else if (!inspection.invocationId) record.plan_id = null;
+  if (inspection.validated === false) record.validated = false;
+  const entry = await context.store.append(record);
   context.metrics.provenanceEntries.inc();
   context.metrics.calls.inc({
     stype: inspection.stype,
     outcome: rejection ? 'passed_through' : 'accepted',
   });
-  context.hub.publish({
-    method: call.method,
-    stype: entry.stype,
-    payload: call.payload,
-    sem_hash: entry.sem_hash,
-    plan_id: entry.plan_id,
-    seq: entry.seq,
-    entry_hash: entry.entry_hash,
-    timestamp: entry.timestamp,
-    qom_passed: entry.qom_passed,
-  });
+  if (context.hub.size > 0)
+    context.hub.publish({
+      method: call.method,
+      stype: entry.stype,
+      payload: call.payload,
+      sem_hash: entry.sem_hash,
+      plan_id: entry.plan_id,
+      seq: entry.seq,
+      entry_hash: entry.entry_hash,
+      timestamp: entry.timestamp,
+      qom_passed: entry.qom_passed,
+    });
 
   let data: JsonValue = call.payload;
   let answerCheck: UpstreamAnswer['check'];
@@ -249,28 +252,27 @@ export async function handleCall(
     data = forwarded.data;
     answerCheck = forwarded.check;
   }
-  sendJson(
-    response,
-    200,
-    {
-      valid: inspection.valid && errors.length === inspection.errors.length,
-      stype: inspection.stype,
-      sem_hash: inspection.semHash,
-      qom: inspection.qom,
-      provenance: {
-        plan_id: entry.plan_id,
-        seq: entry.seq,
-        parent_hash: entry.parent_hash,
-        entry_hash: entry.entry_hash,
-        timestamp: entry.timestamp,
-      },
-      data,
-      errors,
-      ...(inspection.validated === false ? { validated: false } : {}),
-      ...(inspection.warnings ? { warnings: inspection.warnings } : {}),
-      ...(answerCheck ? { response: answerCheck } : {}),
+  const answer: CallAnswer = {
+    valid: inspection.valid && errors.length === inspection.errors.length,
+    stype: inspection.stype,
+    sem_hash: inspection.semHash,
+    qom: inspection.qom,
+    provenance: {
+      plan_id: entry.plan_id,
+      seq: entry.seq,
+      parent_hash: entry.parent_hash,
+      entry_hash: entry.entry_hash,
+      timestamp: entry.timestamp,
     },
-    mplHeaders,
-  );
+    data,
+    errors,
+  };
+  if (inspection.validated === false) answer.validated = false;
+  if (inspection.warnings) answer.warnings = inspection.warnings;
+  if (answerCheck) answer.response = answerCheck;
+  sendJson(response, 200, answer, mplHeaders);
   return 200;
 }
+
+/** The 200 answer of `/call`: the wire body, and the upstream answer's check when forwarded. */
+type CallAnswer = CallResponseBody & { response?: UpstreamAnswer['check'] };

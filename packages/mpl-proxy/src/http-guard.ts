@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { InvalidRequestError, type MplError, PolicyDeniedError } from '@mtpx/mpl';
@@ -91,6 +92,9 @@ const jsonMediaType = /^application\/(?:[a-z0-9.+-]+\+)?json$/;
 /** Refuses a body that is not `application/json` or `*+json` (415), or not UTF-8 (415). */
 export function checkContentType(request: IncomingMessage): Refusal | undefined {
   const header = request.headers['content-type'];
+  // What nearly every client sends, without splitting it.
+  if (header === 'application/json' || header === 'application/json; charset=utf-8')
+    return undefined;
   const [type = '', ...parameters] = (header ?? '').split(';');
   const mediaType = type.trim().toLowerCase();
   const charset = parameters
@@ -149,15 +153,13 @@ function malformed(target: string): Target {
   };
 }
 
-const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** The body as text, or `undefined` when it is not valid UTF-8 (never replaced with U+FFFD). */
+/**
+ * The body as text, or `undefined` when it is not valid UTF-8 (never replaced with U+FFFD).
+ * A byte order mark is kept, as sent.
+ */
 export function decodeUtf8(bytes: Uint8Array): string | undefined {
-  try {
-    return strictUtf8.decode(bytes);
-  } catch {
-    return undefined;
-  }
+  if (!isUtf8(bytes)) return undefined;
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
 /** Status line text of the statuses a protocol-level refusal uses. */

@@ -12,20 +12,45 @@ function seriesKey(labels: Labels): string {
 }
 
 /** The series key of `labels`, remembered by their raw names and values (no sort, no escaping). */
-function cachedSeriesKey(cache: Map<string, string>, labels: Labels): string {
-  let raw = '';
-  for (const name in labels) raw += `${name}\u0000${labels[name]}\u0001`;
-  let key = cache.get(raw);
-  if (key === undefined) {
-    key = seriesKey(labels);
-    if (cache.size < 10_000) cache.set(raw, key);
+/**
+ * The series key of `labels`, found by walking maps by each label's name, then value (so
+ * the calls made on every request build no string); computed and kept the first time.
+ */
+interface KeyNode {
+  key?: string;
+  next?: Map<string, Map<string, KeyNode>>;
+}
+
+const maxCachedSeries = 10_000;
+
+function cachedSeriesKey(cache: KeyNode & { size: number }, labels: Labels): string {
+  let node: KeyNode = cache;
+  for (const name in labels) {
+    const value = labels[name] as string;
+    node.next ??= new Map();
+    let byValue = node.next.get(name);
+    if (byValue === undefined) {
+      byValue = new Map();
+      node.next.set(name, byValue);
+    }
+    let child = byValue.get(value);
+    if (child === undefined) {
+      if (cache.size >= maxCachedSeries) return seriesKey(labels);
+      child = {};
+      byValue.set(value, child);
+    }
+    node = child;
   }
-  return key;
+  if (node.key === undefined) {
+    node.key = seriesKey(labels);
+    cache.size += 1;
+  }
+  return node.key;
 }
 
 class Counter {
   readonly #series = new Map<string, number>();
-  readonly #keys = new Map<string, string>();
+  readonly #keys: KeyNode & { size: number } = { size: 0 };
   constructor(
     readonly name: string,
     readonly help: string,

@@ -80,6 +80,50 @@ describe('SqliteProvenanceStore', () => {
     database.close();
   });
 
+  it('after a failed commit, commits nothing linked on it, and links what follows on what is stored', async () => {
+    const { dataDir, store } = await tutorialStore();
+    // A second writer extends the chain behind the first store's back: the first store's
+    // next entry (linked on its cached head) collides with it and its commit fails.
+    const other = SqliteProvenanceStore.open({ dataDir });
+    const intruder = await other.append(
+      record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'from elsewhere' }),
+    );
+    expect(intruder.seq).toBe(5);
+    await other.close();
+    // Another connection holds the write lock, so the first batch waits in the writer
+    // while the second, linked on it, is sent behind it.
+    const lock = new Database(join(dataDir, 'provenance.db'));
+    lock.exec('BEGIN IMMEDIATE');
+    const settle = (promise: Promise<{ seq: number }>) =>
+      promise.then(
+        (entry) => ({ ok: true, seq: entry.seq }),
+        (error: Error) => ({ ok: false, message: error.message }),
+      );
+    const first = settle(
+      store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'first' })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const second = settle(
+      store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'second' })),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    lock.exec('ROLLBACK');
+    lock.close();
+    expect(await first).toMatchObject({ ok: false, message: /UNIQUE/ });
+    // Refused by the writer as linked on a failed batch (or, on a machine too slow to have
+    // handed the first batch to the writer yet, failed in the same transaction).
+    expect(await second).toMatchObject({ ok: false, message: /earlier batch|UNIQUE/ });
+    // What comes next is linked on what is stored: the intruder's entry.
+    const third = await store.append(
+      record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'third' }),
+    );
+    expect(third).toMatchObject({ seq: 6, parent_hash: intruder.sem_hash });
+    const chain = await store.chain(planId, { payloads: true });
+    expect(chain.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(verifyChain(chain)).toMatchObject({ valid: true });
+    await store.close();
+  });
+
   it('refuses appends after close', async () => {
     const { store } = await tutorialStore();
     await store.close();

@@ -46,11 +46,12 @@ const columns =
 /**
  * A durable {@link ProvenanceStore} in SQLite (`<dataDir>/provenance.db`, WAL mode).
  * Appends are linked on the calling thread (each plan's head is kept in memory) and
- * committed by a writer thread, a batch per transaction (group commit): appends that
- * arrive while a batch is syncing go together in the next one. Each `append` resolves
- * only after its transaction has committed, so a caller that answers after
- * `await append(…)` never acknowledges an entry a crash could lose. Batches commit in
- * order, so chains stay consistent whatever the concurrency.
+ * committed by a writer thread (group commit): the appends of one event-loop turn go to the
+ * writer as one batch at once, and all the batches that arrive while it syncs share its
+ * next transaction. Each `append` resolves only after its transaction has committed, so a
+ * caller that answers after `await append(…)` never acknowledges an entry a crash could
+ * lose. Batches commit in order, and a failed one takes the batches linked on it down
+ * with it (none is committed), so chains stay consistent whatever the concurrency.
  *
  * @example
  * ```ts
@@ -77,7 +78,10 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   readonly #invocations = new Map<string, string>();
   #queue: Pending[] = [];
   #scheduled = false;
-  #inFlight: Promise<void> | undefined;
+  /** Batches sent to the writer and not yet settled. */
+  readonly #inFlight = new Set<Promise<void>>();
+  /** The chain state batches are linked on; a failed commit starts the next one. */
+  #epoch = 0;
   #closed = false;
 
   private constructor(options: SqliteProvenanceStoreOptions) {
@@ -158,7 +162,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       );
     return new Promise((resolve, reject) => {
       this.#queue.push({ record, resolve, reject });
-      if (!this.#scheduled && !this.#inFlight) {
+      if (!this.#scheduled) {
         this.#scheduled = true;
         setImmediate(() => this.#dispatch());
       }
@@ -181,19 +185,20 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    while (this.#inFlight || this.#queue.length > 0) {
-      if (this.#inFlight) await this.#inFlight;
-      else this.#dispatch();
-    }
+    this.#dispatch();
+    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
     await this.#writer?.close();
     this.#database.close();
   }
 
-  /** Links the queued records and hands them to the writer as one batch. */
+  /**
+   * Links the queued records and hands them to the writer as one batch, at once: the writer
+   * folds the batches that arrive while it syncs into its next transaction.
+   */
   #dispatch(): void {
     this.#scheduled = false;
     const batch = this.#queue;
-    if (batch.length === 0 || this.#inFlight) return;
+    if (batch.length === 0) return;
     this.#queue = [];
     if (this.#heads.size > maxCachedHeads) this.#heads.clear();
     if (this.#invocations.size > maxCachedHeads) this.#invocations.clear();
@@ -210,21 +215,26 @@ export class SqliteProvenanceStore implements ProvenanceStore {
         );
       }
     }
-    this.#inFlight = (this.#writer as SqliteWriter).commit(rows).then((outcome) => {
-      this.#inFlight = undefined;
+    if (rows.length === 0) return;
+    const epoch = this.#epoch;
+    const settled = (this.#writer as SqliteWriter).commit(rows, epoch).then((outcome) => {
+      this.#inFlight.delete(settled);
       if (outcome.ok) for (const { pending, entry } of linked) pending.resolve(entry);
       else {
-        // Nothing of the batch is stored: forget the heads it advanced.
-        this.#heads.clear();
-        this.#invocations.clear();
+        // Nothing of the batch is stored, nor of the batches linked on it: forget the heads
+        // they advanced, and link what comes next on what is committed.
+        if (epoch === this.#epoch) {
+          this.#epoch += 1;
+          this.#heads.clear();
+          this.#invocations.clear();
+        }
         const error = new InternalError({
           message: `Could not commit provenance entries: ${outcome.message}`,
         });
         for (const { pending } of linked) pending.reject(error);
       }
-      // What queued up while this batch synced goes at once, as the next batch.
-      if (this.#queue.length > 0) this.#dispatch();
     });
+    this.#inFlight.add(settled);
   }
 
   #link(record: ProvenanceRecord): { entry: ProvenanceEntry; row: EntryRow } {
@@ -238,7 +248,11 @@ export class SqliteProvenanceStore implements ProvenanceStore {
           : null;
     const key = planId ?? '';
     const previous = this.#heads.get(key) ?? this.#head.get(key);
-    const entry = linkEntry(previous, { ...record, plan_id: planId }, this.#algorithm);
+    const linked =
+      record.plan_id === planId
+        ? (record as ProvenanceRecord & { plan_id: string | null })
+        : { ...record, plan_id: planId };
+    const entry = linkEntry(previous, linked, this.#algorithm);
     this.#heads.set(key, {
       seq: entry.seq,
       sem_hash: entry.sem_hash,

@@ -221,10 +221,22 @@ function runFast(
   assertion: CompiledAssertion,
   variables: Record<string, unknown>,
 ): AssertionResult {
-  const base = { id: assertion.id, severity: assertion.severity, message: assertion.message };
   const value = (assertion.fast as NonNullable<CompiledAssertion['fast']>)(variables);
-  if (value instanceof CelEvalError) return { ...base, passed: false, error: value.message };
-  return { ...base, passed: isTruthyJson(value) };
+  // One object literal of one shape per result: no spread, no copy of a base object.
+  return value instanceof CelEvalError
+    ? {
+        id: assertion.id,
+        passed: false,
+        severity: assertion.severity,
+        message: assertion.message,
+        error: value.message,
+      }
+    : {
+        id: assertion.id,
+        passed: isTruthyJson(value),
+        severity: assertion.severity,
+        message: assertion.message,
+      };
 }
 
 function runAssertion(

@@ -183,6 +183,11 @@ function sortedKeys(record: Record<string, unknown>): string[] {
   return keys;
 }
 
+/** A string in canonical form: trimmed as Rust trims, then quoted as JSON. */
+export function canonicalString(text: string): string {
+  return quote(trimmed(text));
+}
+
 /** The canonical form of `value`, written in one recursive pass. */
 function write(value: unknown, stack: PathStack): string {
   switch (typeof value) {

@@ -43,7 +43,8 @@ function toTimestamp(text: unknown): unknown {
 
 /** CEL equality on JSON values: numbers numerically, lists and maps member by member. */
 function equals(left: unknown, right: unknown): boolean {
-  if (left === right) return true;
+  // A null, bool, number or string equals only itself (1 and 1.0 are one JS number).
+  if (typeof left !== 'object' || left === null) return left === right;
   if (Array.isArray(left))
     return (
       Array.isArray(right) &&
@@ -77,8 +78,15 @@ function compare(left: unknown, right: unknown): number | CelEvalError {
 
 function sizeOf(value: unknown): unknown {
   if (typeof value === 'string') {
-    let count = 0;
-    for (const _ of value) count++;
+    // Code points: UTF-16 units less the low halves of surrogate pairs.
+    let count = value.length;
+    for (let index = 1; index < value.length; index++) {
+      const unit = value.charCodeAt(index);
+      if (unit >= 0xdc00 && unit <= 0xdfff) {
+        const before = value.charCodeAt(index - 1);
+        if (before >= 0xd800 && before <= 0xdbff) count--;
+      }
+    }
     return count;
   }
   if (Array.isArray(value)) return value.length;

@@ -8,8 +8,8 @@ import {
   UnknownStypeError,
 } from './errors';
 import type { OntologyReport } from './ontology';
-import { planReferenceOf } from './provenance';
-import { evaluateQom, type QomReport, type QomScores } from './qom';
+import { addPlanReference } from './provenance';
+import { evaluateQom, type QomMeasurement, type QomReport, type QomScores } from './qom';
 import { DEFAULT_QOM_PROFILE, loadQomProfiles, type QomProfile } from './qom-profiles';
 import { STypeRegistry } from './registry';
 import { type HashAlgorithm, semanticHash } from './semantic-hash';
@@ -132,7 +132,7 @@ export class MplEngine {
         details: [{ path: '', message: `${id} is not in the registry`, stype: id }],
       });
       if (!options.allowUnknown) throw unknown;
-      return {
+      const unknownInspection: Inspection = {
         stype: id,
         valid: false,
         accepted: false,
@@ -147,16 +147,17 @@ export class MplEngine {
           failures: [],
           failed_assertions: [],
         },
-        ...planReferenceOf(payload),
       };
+      addPlanReference(unknownInspection, payload);
+      return unknownInspection;
     }
     const validation = this.registry.validateMessage(id, payload);
     const assertions = this.registry.assertions(id);
-    const context: AssertionContext = options.context
-      ? { stype: id, ...options.context }
-      : { stype: id };
+    const context: AssertionContext = { stype: id };
+    if (options.context) Object.assign(context, options.context);
     const report = assertions?.evaluate(payload as never, context);
-    const failed = report ? report.results.filter((result) => !result.passed) : [];
+    const failed: AssertionResult[] = [];
+    if (report) for (const result of report.results) if (!result.passed) failed.push(result);
     let scores = options.scores;
     const ontology = this.registry.ontology(id);
     const adherence =
@@ -164,18 +165,18 @@ export class MplEngine {
         ? ontology.check(payload as never)
         : undefined;
     if (adherence) scores = { ...scores, ontology_adherence: adherence.score };
-    const measurement = {
+    const samplePoint = samplePointOf(semHash);
+    const measurement: QomMeasurement = {
       schema_fidelity: validation.valid ? 1 : 0,
       instruction_compliance: report ? report.instructionCompliance : 1,
       failedAssertions: failed,
-      ...(scores ? { scores } : {}),
+      samplePoint,
     };
-    let qom = evaluateQom(profile, { ...measurement, samplePoint: samplePointOf(semHash) });
+    if (scores) measurement.scores = scores;
+    let qom = evaluateQom(profile, measurement);
     const blocking = report ? report.errors : 0;
     if (validation.valid && blocking === 0 && !qom.passed)
-      qom = this.#degrade(profile, qom, semHash, (degraded) =>
-        evaluateQom(degraded, { ...measurement, samplePoint: samplePointOf(semHash) }),
-      );
+      qom = this.#degrade(profile, qom, semHash, (degraded) => evaluateQom(degraded, measurement));
     const inspection: Inspection = {
       stype: id,
       valid: validation.valid,
@@ -183,8 +184,8 @@ export class MplEngine {
       errors: validation.errors,
       semHash,
       qom,
-      ...planReferenceOf(payload),
     };
+    addPlanReference(inspection, payload);
     if (adherence) inspection.ontology = adherence;
     const warnings = failed.filter((result) => result.severity !== 'error');
     if (warnings.length > 0) inspection.warnings = warnings;

@@ -37,7 +37,11 @@ export class InMemoryProvenanceStore implements ProvenanceStore {
           : null;
     const key = planId ?? noPlan;
     const chain = this.#chains.get(key) ?? [];
-    const entry = linkEntry(chain.at(-1), { ...record, plan_id: planId }, this.#algorithm);
+    const linked =
+      record.plan_id === planId
+        ? (record as ProvenanceRecord & { plan_id: string | null })
+        : { ...record, plan_id: planId };
+    const entry = linkEntry(chain.at(-1), linked, this.#algorithm);
     chain.push(entry);
     this.#chains.set(key, chain);
     if (planId !== null && record.invocation_id && !this.#invocations.has(record.invocation_id))

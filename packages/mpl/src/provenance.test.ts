@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { canonicalize } from './canonical-json';
 import {
+  computeEntryHash,
   linkEntry,
   type ProvenanceEntry,
   type ProvenanceRecord,
@@ -7,7 +9,7 @@ import {
   verifyChain,
 } from './provenance';
 import { InMemoryProvenanceStore } from './provenance-memory';
-import { semanticHash } from './semantic-hash';
+import { hashCanonical, semanticHash } from './semantic-hash';
 
 const planId = '550e8400-e29b-41d4-a716-446655440010';
 const invocationId = '550e8400-e29b-41d4-a716-446655440020';
@@ -170,5 +172,60 @@ describe('verifyChain detects tampering', () => {
     const chain = await store.chain(planId, { payloads: true });
     expect(chain[0]?.entry_hash).toMatch(/^b3:/);
     expect(verifyChain(chain).valid).toBe(true);
+  });
+});
+
+describe('computeEntryHash', () => {
+  // The general definition: the canonical form of the covered fields, hashed.
+  const byDefinition = (
+    entry: Omit<ProvenanceEntry, 'entry_hash' | 'payload'>,
+    previous: string | null,
+  ) =>
+    hashCanonical(
+      canonicalize({
+        ...(entry.validated === false ? { validated: false } : {}),
+        plan_id: entry.plan_id,
+        seq: entry.seq,
+        stype: entry.stype,
+        method: entry.method,
+        invocation_id: entry.invocation_id,
+        sem_hash: entry.sem_hash,
+        parent_hash: entry.parent_hash,
+        timestamp: entry.timestamp,
+        qom_profile: entry.qom_profile,
+        qom_passed: entry.qom_passed,
+        previous_entry_hash: previous,
+      }),
+    );
+  const base = {
+    plan_id: planId,
+    seq: 3,
+    stype: 'org.agent.TaskPlan.v1',
+    method: 'agent.plan',
+    invocation_id: null,
+    sem_hash: 'sha256:ab',
+    parent_hash: 'sha256:cd',
+    timestamp: '2026-12-01T23:00:00.000Z',
+    qom_profile: 'qom-basic',
+    qom_passed: true,
+  };
+
+  it('writes exactly what canonicalize writes, for every shape an entry takes', () => {
+    const variants: Array<Omit<ProvenanceEntry, 'entry_hash' | 'payload'>> = [
+      base,
+      { ...base, plan_id: null, parent_hash: null, method: null },
+      { ...base, invocation_id: invocationId, qom_passed: false, validated: false },
+      { ...base, stype: '  padded \u2003', method: 'quote " and \\ and \n', seq: 0 },
+      { ...base, qom_profile: 'é \ud83d\ude00 \u0085' },
+      // Types an edited store can hold: the general path judges them.
+      { ...base, seq: 2.5 } as never,
+      { ...base, stype: 7 } as never,
+      { ...base, validated: true } as never,
+    ];
+    for (const entry of variants)
+      for (const previous of [null, 'sha256:ef', ' spaced '])
+        expect(computeEntryHash(entry, previous), JSON.stringify(entry)).toBe(
+          byDefinition(entry, previous),
+        );
   });
 });

@@ -1,5 +1,5 @@
 import type { JsonValue } from '@mtpx/protocol';
-import { canonicalize } from './canonical-json';
+import { canonicalize, canonicalString } from './canonical-json';
 import { type HashAlgorithm, hashAlgorithmOf, hashCanonical, semanticHash } from './semantic-hash';
 
 /** What a caller hands a {@link ProvenanceStore} to record one accepted message. */
@@ -71,12 +71,19 @@ export interface ProvenanceStore {
 
 /** Where a payload says it belongs: its top-level `planId` and `invocationId`, when strings. */
 export function planReferenceOf(payload: unknown): { planId?: string; invocationId?: string } {
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return {};
+  return addPlanReference({}, payload);
+}
+
+/** Sets `planId` and `invocationId` of `target` from the payload's own (when strings). */
+export function addPlanReference<Target extends { planId?: string; invocationId?: string }>(
+  target: Target,
+  payload: unknown,
+): Target {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return target;
   const record = payload as Record<string, unknown>;
-  const reference: { planId?: string; invocationId?: string } = {};
-  if (typeof record.planId === 'string') reference.planId = record.planId;
-  if (typeof record.invocationId === 'string') reference.invocationId = record.invocationId;
-  return reference;
+  if (typeof record.planId === 'string') target.planId = record.planId;
+  if (typeof record.invocationId === 'string') target.invocationId = record.invocationId;
+  return target;
 }
 
 /** The fields an entry hash covers, in one canonical object. */
@@ -84,6 +91,8 @@ function entryHashInput(
   entry: Omit<ProvenanceEntry, 'entry_hash' | 'payload'>,
   previous: string | null,
 ) {
+  const fast = canonicalEntry(entry, previous);
+  if (fast !== undefined) return fast;
   // `validated` joins the hashed fields only when false, so earlier chains keep their hashes.
   return canonicalize({
     ...(entry.validated === false ? { validated: false } : {}),
@@ -99,6 +108,48 @@ function entryHashInput(
     qom_passed: entry.qom_passed,
     previous_entry_hash: previous,
   });
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+const isTextOrNull = (value: unknown): value is string | null =>
+  value === null || typeof value === 'string';
+
+/**
+ * The canonical text `canonicalize` writes for an entry of the usual types, written
+ * directly: members in code-point order, `null`s left out. `undefined` when a field has
+ * another type (an entry read back from an edited store), for the general path.
+ */
+function canonicalEntry(
+  entry: Omit<ProvenanceEntry, 'entry_hash' | 'payload'>,
+  previous: string | null,
+): string | undefined {
+  const { invocation_id, method, parent_hash, plan_id, seq, stype, timestamp, qom_profile } = entry;
+  if (
+    !isTextOrNull(invocation_id) ||
+    !isTextOrNull(method) ||
+    !isTextOrNull(parent_hash) ||
+    !isTextOrNull(plan_id) ||
+    !isTextOrNull(previous) ||
+    typeof entry.qom_passed !== 'boolean' ||
+    !isText(qom_profile) ||
+    !isText(entry.sem_hash) ||
+    !Number.isSafeInteger(seq) ||
+    !isText(stype) ||
+    !isText(timestamp) ||
+    (entry.validated !== undefined && entry.validated !== false)
+  )
+    return undefined;
+  let out = '{';
+  if (invocation_id !== null) out += `"invocation_id":${canonicalString(invocation_id)},`;
+  if (method !== null) out += `"method":${canonicalString(method)},`;
+  if (parent_hash !== null) out += `"parent_hash":${canonicalString(parent_hash)},`;
+  if (plan_id !== null) out += `"plan_id":${canonicalString(plan_id)},`;
+  if (previous !== null) out += `"previous_entry_hash":${canonicalString(previous)},`;
+  out += `"qom_passed":${entry.qom_passed},"qom_profile":${canonicalString(qom_profile)},`;
+  out += `"sem_hash":${canonicalString(entry.sem_hash)},"seq":${seq === 0 ? '0' : seq},`;
+  out += `"stype":${canonicalString(stype)},"timestamp":${canonicalString(timestamp)}`;
+  if (entry.validated === false) out += ',"validated":false';
+  return `${out}}`;
 }
 
 /**
@@ -123,7 +174,7 @@ export function linkEntry(
   record: ProvenanceRecord & { plan_id: string | null },
   algorithm: HashAlgorithm = 'sha256',
 ): ProvenanceEntry {
-  const unlinked: Omit<ProvenanceEntry, 'entry_hash' | 'payload'> = {
+  const entry: ProvenanceEntry = {
     plan_id: record.plan_id,
     seq: previous ? previous.seq + 1 : 1,
     stype: record.stype,
@@ -131,16 +182,28 @@ export function linkEntry(
     invocation_id: record.invocation_id ?? null,
     sem_hash: record.sem_hash,
     parent_hash: previous ? previous.sem_hash : null,
-    timestamp: record.timestamp ?? new Date().toISOString(),
+    timestamp: record.timestamp ?? isoNow(),
     qom_profile: record.qom_profile,
     qom_passed: record.qom_passed,
+    entry_hash: '',
   };
-  if (record.validated === false) unlinked.validated = false;
-  return {
-    ...unlinked,
-    entry_hash: computeEntryHash(unlinked, previous ? previous.entry_hash : null, algorithm),
-    payload: record.payload,
-  };
+  if (record.validated === false) entry.validated = false;
+  entry.entry_hash = computeEntryHash(entry, previous ? previous.entry_hash : null, algorithm);
+  entry.payload = record.payload;
+  return entry;
+}
+
+let lastMillis = Number.NaN;
+let lastIso = '';
+
+/** `new Date().toISOString()`, written once per millisecond. */
+function isoNow(): string {
+  const millis = Date.now();
+  if (millis !== lastMillis) {
+    lastMillis = millis;
+    lastIso = new Date(millis).toISOString();
+  }
+  return lastIso;
 }
 
 /** What is wrong with one entry of a chain. */

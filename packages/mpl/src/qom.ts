@@ -82,8 +82,8 @@ export function evaluateQom(profile: QomProfile, measurement: QomMeasurement): Q
   const values: Partial<Record<QomMetricName, number>> = {
     schema_fidelity: measurement.schema_fidelity,
     instruction_compliance: measurement.instruction_compliance,
-    ...measurement.scores,
   };
+  if (measurement.scores) Object.assign(values, measurement.scores);
   const failures: QomFailure[] = [];
   const skipped: QomMetricName[] = [];
   const samplePoint = measurement.samplePoint ?? 0;
