@@ -44,6 +44,9 @@ Options:
   --idle-timeout MS          keep-alive idle time of a connection (default 5000)
   --policy FILE              a policy file: SType allow / deny patterns, required
                              profiles, size and rate limits (E-POLICY-DENIED)
+  --synchronous full|normal  SQLite durability: full (default) syncs each commit, so an
+                             answered call survives a power loss; normal survives a
+                             killed proxy only, and commits faster
   -h, --help                 this help
 `,
   'schemas list': `mpl schemas list — list the registered STypes

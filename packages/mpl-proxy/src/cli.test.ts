@@ -39,6 +39,9 @@ describe('the mpl CLI (built bin)', () => {
     expect((await runCli(['serve', '--mode', 'loose'])).stderr).toMatch(
       /--mode must be strict or transparent/,
     );
+    expect((await runCli(['serve', '--synchronous', 'off'])).stderr).toMatch(
+      /--synchronous must be full or normal/,
+    );
   });
 
   it('mpl schemas list --namespace org.agent, and schemas show', async () => {
@@ -136,6 +139,25 @@ describe('the mpl CLI (built bin)', () => {
       serve.child.kill('SIGTERM');
       expect((await serve.exited).code).toBe(0);
     }
+  });
+
+  it('mpl serve --synchronous normal records and answers', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'mpl-serve-'));
+    const serve = await startServe(['--data', dataDir, '--synchronous', 'normal']);
+    try {
+      const call = await fetch(`${serve.url}/call`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'X-MPL-SType': 'org.agent.TaskPlan.v1' },
+        body: JSON.stringify({ method: 'agent.plan', payload: taskPlan }),
+      });
+      expect(call.status).toBe(200);
+      expect(await readJson(call)).toMatchObject({ provenance: { plan_id: planId, seq: 1 } });
+    } finally {
+      serve.child.kill('SIGTERM');
+      expect((await serve.exited).code).toBe(0);
+    }
+    const printed = await runCli(['provenance', planId, '--data', dataDir, '--verify']);
+    expect(printed.stdout).toMatch(/verified: 1 entries|verified: 1 entry/);
   });
 
   it('mpl provenance without --data names the folder it read, and creates nothing there', async () => {

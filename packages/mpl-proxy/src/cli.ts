@@ -146,8 +146,10 @@ async function serve(argv: string[]): Promise<number> {
     'request-timeout': { type: 'string' },
     'idle-timeout': { type: 'string' },
     policy: { type: 'string' },
+    synchronous: { type: 'string' },
   });
   if (values.help) return help('serve');
+  const synchronous = oneOf(values.synchronous, ['full', 'normal'] as const, '--synchronous');
   const dataDir = (values.data as string | undefined) ?? defaultDataDir();
   const token = (values.token as string | undefined) ?? process.env.MPL_TOKEN;
   const mode = oneOf(values.mode, ['strict', 'transparent'] as const, '--mode') ?? 'strict';
@@ -168,6 +170,7 @@ async function serve(argv: string[]): Promise<number> {
     ...(hashAlgorithm ? { hashAlgorithm } : {}),
     ...(values.profile ? { defaultProfile: values.profile as string } : {}),
     ...(store ? { store } : {}),
+    ...(synchronous ? { synchronous } : {}),
     ...hardeningOptions(values),
     ...(values.policy ? { policy: await MplPolicy.load(values.policy as string) } : {}),
   });

@@ -25,6 +25,7 @@ async function runLoad(request: LoadRequest): Promise<LoadReply> {
       duration: request.durationSeconds,
       connections: request.connections,
       pipelining: 1,
+      ...(request.rate === undefined ? {} : { overallRate: request.rate }),
       // autocannon stops at the first sample tick after the duration: tick often.
       sampleInt: 100,
     },

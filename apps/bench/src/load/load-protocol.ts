@@ -7,6 +7,8 @@ export interface LoadRequest {
   body?: string;
   durationSeconds: number;
   connections: number;
+  /** Requests per second over all connections (autocannon's `overallRate`); as fast as answered when absent. */
+  rate?: number;
 }
 
 /** What one autocannon run measured. */
