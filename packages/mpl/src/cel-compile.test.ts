@@ -109,6 +109,14 @@ const handwritten = [
   "payload.x < 'b' && payload.b == true",
   '[1, 2, 3].all(i, i in payload.a) || payload.a == [1, 2]',
   "payload.m == {'k': 1}",
+  // Names that Object.prototype also has must be the payload's own to be found.
+  'has(payload.constructor) || has(payload.toString) || has(payload.__proto__)',
+  'payload.constructor == 1',
+  // Code points, not UTF-16 units; errors inside list literals; nested comprehensions.
+  'payload.s.size() == 3',
+  '[payload.nope, 1].size() == 2',
+  'payload.a.all(x, payload.a.exists(y, y >= x)) && payload.a.filter(x, x != 2).size() >= 0',
+  "payload.a.map(x, [x]).size() == payload.a.size() && !(payload.s == 'abz')",
 ];
 
 const handwrittenPayloads: JsonValue[] = [
@@ -116,6 +124,8 @@ const handwrittenPayloads: JsonValue[] = [
   { a: [2, 3], m: { k: null }, s: 'ABq', x: 'c', b: false },
   { a: [], m: {}, s: 'Zz9', x: 1 },
   { a: 'no', m: [1], s: 5 },
+  { a: [1, 2], s: 'a\ud83d\ude00b', constructor: 1, toString: 'own', __proto__: null } as never,
+  JSON.parse('{"__proto__": {"k": 1}, "s": "\\ud800x", "a": [3]}'),
   {},
 ];
 
