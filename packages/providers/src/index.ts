@@ -14,6 +14,14 @@ export {
   type ProviderErrorOptions,
 } from './provider-error';
 export {
+  ANTHROPIC_STRICT_LIMITS,
+  type AnthropicStrictCost,
+  anthropicStrictSchemaIssues,
+  closeObjectSchemas,
+  OPENAI_STRICT_LIMITS,
+  openAIStrictSchemaIssues,
+} from './strict-schemas';
+export {
   assistantToolCall,
   assistantToolCallFromValue,
   type ParsedToolArguments,

@@ -49,6 +49,14 @@ export interface AnthropicProviderOptions {
   effort?: AnthropicEffort;
   /** Extra request body fields (`metadata`, sampling settings the model accepts, …). */
   body?: Record<string, unknown>;
+  /**
+   * Send tools with `strict: true` (grammar-constrained tool inputs), as many as fit
+   * Anthropic's limits — 20 strict tools, 24 optional and 16 union-typed parameters in
+   * all — in the order given; objects get `additionalProperties: false`. The provider's
+   * `strictTools` is then true, so an agent offers schemas that also accept
+   * `{"$ref": …}` (each such value position is one union parameter). Default false.
+   */
+  strictTools?: boolean;
 }
 
 /** Extended thinking settings: a token budget, or adaptive thinking. */
@@ -78,6 +86,8 @@ export interface AnthropicProvider extends Provider {
   readonly name: 'anthropic';
   /** The `@anthropic-ai/sdk` client the provider sends requests with. */
   readonly client: Anthropic;
+  /** Whether tools are sent with `strict: true` (see {@link AnthropicProviderOptions.strictTools}). */
+  readonly strictTools: boolean;
 }
 
 const label = 'anthropic';
@@ -114,6 +124,7 @@ function buildClient(options: AnthropicProviderOptions): Anthropic {
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions): AnthropicProvider {
   const client = buildClient(options);
+  const strictTools = options.strictTools ?? false;
 
   function requestBody(request: ProviderRequest, context: AnthropicTurnContext) {
     const conversation = toAnthropicConversation(request.messages, context.names);
@@ -128,7 +139,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
       body.output_config = { ...body.output_config, effort: options.effort };
     }
     if (conversation.system !== undefined) body.system = conversation.system;
-    if (request.tools.length > 0) body.tools = toAnthropicTools(request.tools, context.names);
+    if (request.tools.length > 0) {
+      body.tools = toAnthropicTools(request.tools, context.names, strictTools);
+    }
     return body;
   }
 
@@ -164,5 +177,5 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     });
   }
 
-  return { name: 'anthropic', model: options.model, client, generate, stream };
+  return { name: 'anthropic', model: options.model, client, strictTools, generate, stream };
 }

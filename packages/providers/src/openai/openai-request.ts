@@ -4,6 +4,7 @@ import type {
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import { closeObjectSchemas, openAIStrictSchemaIssues } from '../strict-schemas';
 import type { ToolNameMapping } from '../tool-names';
 import { replayOpenAIParts } from './openai-parts';
 
@@ -53,17 +54,31 @@ function toOpenAIMessage(
   return assistant;
 }
 
-/** MTP tool specs as Chat Completions function tools, under their wire names. */
+/**
+ * MTP tool specs as Chat Completions function tools, under their wire names. With
+ * `strict`, each tool whose schema fits OpenAI's strict subset once its objects are closed
+ * (see {@link openAIStrictSchemaIssues}) is sent with `strict: true`; any other is sent as
+ * it is, without `strict`, so one schema strict mode refuses never fails the request.
+ */
 export function toOpenAITools(
   tools: readonly ToolSpec[],
   names: ToolNameMapping,
+  strict = false,
 ): ChatCompletionFunctionTool[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    function: {
-      name: names.toProvider(tool.name),
-      description: tool.description,
-      parameters: tool.input_schema,
-    },
-  }));
+  return tools.map((tool) => {
+    const name = names.toProvider(tool.name);
+    if (strict) {
+      const closed = closeObjectSchemas(tool.input_schema);
+      if (openAIStrictSchemaIssues(closed).length === 0) {
+        return {
+          type: 'function',
+          function: { name, description: tool.description, parameters: closed, strict: true },
+        };
+      }
+    }
+    return {
+      type: 'function',
+      function: { name, description: tool.description, parameters: tool.input_schema },
+    };
+  });
 }
