@@ -228,11 +228,10 @@ describe('the tools the Anthropic adapter sends', () => {
         "description": "Add two numbers: a + b.",
         "input_schema": {
           "$defs": {
-            "mtpx_ref": {
+            "ref": {
               "additionalProperties": false,
               "properties": {
                 "$path": {
-                  "description": "JSON Pointer into it, "" for all",
                   "type": "string",
                 },
                 "$ref": {
@@ -254,7 +253,7 @@ describe('the tools the Anthropic adapter sends', () => {
                   "type": "number",
                 },
                 {
-                  "$ref": "#/$defs/mtpx_ref",
+                  "$ref": "#/$defs/ref",
                 },
               ],
               "description": "First addend.",
@@ -265,7 +264,7 @@ describe('the tools the Anthropic adapter sends', () => {
                   "type": "number",
                 },
                 {
-                  "$ref": "#/$defs/mtpx_ref",
+                  "$ref": "#/$defs/ref",
                 },
               ],
               "description": "Second addend.",

@@ -253,11 +253,10 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
           "name": "calculator_add",
           "parameters": {
             "$defs": {
-              "mtpx_ref": {
+              "ref": {
                 "additionalProperties": false,
                 "properties": {
                   "$path": {
-                    "description": "JSON Pointer into it, "" for all",
                     "type": "string",
                   },
                   "$ref": {
@@ -279,7 +278,7 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
                     "type": "number",
                   },
                   {
-                    "$ref": "#/$defs/mtpx_ref",
+                    "$ref": "#/$defs/ref",
                   },
                 ],
                 "description": "First addend.",
@@ -290,7 +289,7 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
                     "type": "number",
                   },
                   {
-                    "$ref": "#/$defs/mtpx_ref",
+                    "$ref": "#/$defs/ref",
                   },
                 ],
                 "description": "Second addend.",

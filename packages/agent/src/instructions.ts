@@ -5,7 +5,7 @@
  * an id from an earlier result — and `$path` (a JSON Pointer) for part of an output.
  *
  * Kept to one sentence pair because it rides on every request: 52 o200k tokens as text,
- * 62 as the system message of a Chat Completions body (see the agent README for how the
+ * 61 added to a Chat Completions body (see the agent README for how the
  * tokens MTPX adds are measured).
  */
 export const REFERENCE_INSTRUCTIONS =

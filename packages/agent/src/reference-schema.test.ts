@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { createAgent, REFERENCE_SCHEMA, schemaWithReferences } from './index';
 
 const either = (schema: object) => ({ anyOf: [schema, REFERENCE_SCHEMA] });
-const shared = { $ref: '#/$defs/mtpx_ref' };
+const shared = { $ref: '#/$defs/ref' };
 const eitherShared = (schema: object) => ({ anyOf: [schema, shared] });
 
 describe('schemaWithReferences', () => {
@@ -76,7 +76,7 @@ describe('schemaWithReferences', () => {
         a: eitherShared({ type: 'number' }),
         list: eitherShared({ type: 'array', items: eitherShared({ $ref: '#/$defs/n' }) }),
       },
-      $defs: { n: { type: 'integer' }, mtpx_ref: REFERENCE_SCHEMA },
+      $defs: { n: { type: 'integer' }, ref: REFERENCE_SCHEMA },
     });
     // The shared form is the shorter one on the wire.
     expect(JSON.stringify(schemaWithReferences(two)).length).toBeLessThan(
@@ -88,13 +88,13 @@ describe('schemaWithReferences', () => {
     const schema = {
       type: 'object',
       properties: { a: { type: 'number' }, b: { type: 'number' } },
-      $defs: { mtpx_ref: { type: 'string' } },
+      $defs: { ref: { type: 'string' } },
     };
     const result = schemaWithReferences(schema) as { properties: { a: unknown }; $defs: object };
     expect(result.properties.a).toEqual({
-      anyOf: [{ type: 'number' }, { $ref: '#/$defs/mtpx_ref_2' }],
+      anyOf: [{ type: 'number' }, { $ref: '#/$defs/ref_2' }],
     });
-    expect(result.$defs).toEqual({ mtpx_ref: { type: 'string' }, mtpx_ref_2: REFERENCE_SCHEMA });
+    expect(result.$defs).toEqual({ ref: { type: 'string' }, ref_2: REFERENCE_SCHEMA });
   });
 
   it('survives a schema object that contains itself', () => {

@@ -11,20 +11,20 @@ export const REFERENCE_SCHEMA: Readonly<JsonSchemaObject> = Object.freeze({
   type: 'object',
   properties: {
     $ref: { type: 'string' },
-    $path: { type: 'string', description: 'JSON Pointer into it, "" for all' },
+    $path: { type: 'string' },
   },
   required: ['$ref', '$path'],
   additionalProperties: false,
 });
 
 /** The name of the one shared definition of {@link REFERENCE_SCHEMA} in a schema's `$defs`. */
-export const REFERENCE_DEFINITION = 'mtpx_ref';
+export const REFERENCE_DEFINITION = 'ref';
 
 /** How {@link schemaWithReferences} writes the reference at each value position. */
 export interface SchemaWithReferencesOptions {
   /**
    * `true`: one `$defs` entry holds {@link REFERENCE_SCHEMA} and each value position says
-   * `{"$ref": "#/$defs/mtpx_ref"}`; `false`: a copy of it at every value position.
+   * `{"$ref": "#/$defs/ref"}`; `false`: a copy of it at every value position.
    * Default: whichever is shorter — a copy for a schema with one value position, the
    * shared definition from two on.
    */
@@ -45,7 +45,7 @@ const mapValues = (record: Schema, map: (value: unknown) => unknown): Schema =>
  * property, recursively, through `anyOf` / `oneOf` / `allOf` branches and `$defs` — the
  * schema becomes `anyOf: [original, reference]`, so a schema-strict provider accepts
  * `{"$ref": "call_1", "$path": ""}` in place of the value. The reference is one shared
- * `$defs` entry, `{"$ref": "#/$defs/mtpx_ref"}` at each position, or a copy of
+ * `$defs` entry, `{"$ref": "#/$defs/ref"}` at each position, or a copy of
  * {@link REFERENCE_SCHEMA} where that is shorter (see {@link SchemaWithReferencesOptions}).
  * The property's `description` moves up beside the `anyOf`, where models read it. The
  * arguments object itself is not wrapped (it must stay an object). The executor still
@@ -56,8 +56,8 @@ const mapValues = (record: Schema, map: (value: unknown) => unknown): Schema =>
  * schemaWithReferences({ type: 'object', properties: { a: { type: 'number' } } });
  * // { type: 'object', properties: { a: { anyOf: [{ type: 'number' }, REFERENCE_SCHEMA] } } }
  * schemaWithReferences({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'string' } } });
- * // { type: 'object', properties: { a: { anyOf: [{ type: 'number' }, { $ref: '#/$defs/mtpx_ref' }] }, … },
- * //   $defs: { mtpx_ref: REFERENCE_SCHEMA } }
+ * // { type: 'object', properties: { a: { anyOf: [{ type: 'number' }, { $ref: '#/$defs/ref' }] }, … },
+ * //   $defs: { ref: REFERENCE_SCHEMA } }
  * ```
  */
 export function schemaWithReferences(
@@ -75,7 +75,7 @@ export function schemaWithReferences(
   return { ...wrapped, $defs: { ...definitions, [name]: REFERENCE_SCHEMA } } as JsonSchemaObject;
 }
 
-/** `mtpx_ref`, or `mtpx_ref_2`, … when the schema already defines that name. */
+/** `ref`, or `ref_2`, … when the schema already defines that name. */
 function definitionName(schema: JsonSchemaObject): string {
   const taken = isSchemaObject(schema.$defs) ? schema.$defs : {};
   let name = REFERENCE_DEFINITION;
