@@ -18,7 +18,11 @@ export {
   type AnthropicStrictCost,
   anthropicStrictSchemaIssues,
   closeObjectSchemas,
+  dropNullOptionals,
+  type NullableOptionals,
   OPENAI_STRICT_LIMITS,
+  type OpenAIStrictParameters,
+  openAIStrictParameters,
   openAIStrictSchemaIssues,
 } from './strict-schemas';
 export {

@@ -1,12 +1,16 @@
 import type { JsonSchemaObject, ToolSpec } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
 import { toAnthropicTools } from './anthropic/anthropic-request';
+import { createOpenAIProvider } from './openai';
 import { toOpenAITools } from './openai/openai-request';
 import {
   anthropicStrictSchemaIssues,
   closeObjectSchemas,
+  dropNullOptionals,
+  openAIStrictParameters,
   openAIStrictSchemaIssues,
 } from './strict-schemas';
+import { startScriptedOpenAIServer } from './testing';
 import { createToolNameMapping } from './tool-names';
 
 const closed = (properties: Record<string, unknown>, extra: object = {}): JsonSchemaObject => ({
@@ -167,10 +171,11 @@ const tool = (name: string, input_schema: JsonSchemaObject): ToolSpec =>
   ({ name, description: name, input_schema }) as ToolSpec;
 
 describe('strict tools on the wire', () => {
-  it('OpenAI: strict where the closed schema fits, the schema as it is where it does not', () => {
+  it('OpenAI: strict where the schema can be made to fit, the schema as it is where it cannot', () => {
     const specs = [
       tool('fits', { type: 'object', properties: { a: { type: 'number' } }, required: ['a'] }),
       tool('optional', { type: 'object', properties: { a: { type: 'number' } } }),
+      tool('open', { type: 'object', properties: { m: { type: 'object' } }, required: ['m'] }),
     ];
     const names = createToolNameMapping(specs.map((spec) => spec.name));
     expect(toOpenAITools(specs, names, true).map((each) => each.function)).toEqual([
@@ -180,7 +185,19 @@ describe('strict tools on the wire', () => {
         parameters: { ...specs[0]?.input_schema, additionalProperties: false },
         strict: true,
       },
-      { name: 'optional', description: 'optional', parameters: specs[1]?.input_schema },
+      {
+        name: 'optional',
+        description: 'optional',
+        parameters: {
+          type: 'object',
+          properties: { a: { type: ['number', 'null'] } },
+          required: ['a'],
+          additionalProperties: false,
+        },
+        strict: true,
+      },
+      // A free-form object cannot be closed without forbidding every key.
+      { name: 'open', description: 'open', parameters: specs[2]?.input_schema },
     ]);
     expect(toOpenAITools(specs, names).every((each) => each.function.strict === undefined)).toBe(
       true,
@@ -209,5 +226,145 @@ describe('strict tools on the wire', () => {
       true,
       undefined,
     ]);
+  });
+});
+
+describe('openAIStrictParameters: optional properties as required-but-nullable', () => {
+  const schema: JsonSchemaObject = {
+    type: 'object',
+    properties: {
+      q: { type: 'string', default: 'all', description: 'Query.' },
+      unit: { type: 'string', enum: ['C', 'F'], description: 'Unit.' },
+      near: { type: ['string', 'null'] },
+      value: { anyOf: [{ type: 'number' }, { $ref: '#/$defs/ref' }] },
+      updates: {
+        type: 'object',
+        properties: { title: { type: 'string' }, priority: { type: 'integer' } },
+      },
+      list: { type: 'array', items: { $ref: '#/$defs/item' } },
+    },
+    required: ['list'],
+    $defs: {
+      ref: {
+        type: 'object',
+        properties: { $ref: { type: 'string' }, $path: { type: 'string' } },
+        required: ['$ref', '$path'],
+      },
+      item: {
+        type: 'object',
+        properties: { id: { type: 'integer' }, note: { type: 'string' } },
+        required: ['id'],
+      },
+    },
+  };
+
+  it('makes every property required, adding null the cheapest way, and drops defaults', () => {
+    const converted = openAIStrictParameters(schema);
+    expect(converted?.schema).toEqual({
+      type: 'object',
+      properties: {
+        q: { type: ['string', 'null'], description: 'Query.' },
+        unit: {
+          description: 'Unit.',
+          anyOf: [{ type: 'string', enum: ['C', 'F'] }, { type: 'null' }],
+        },
+        near: { type: ['string', 'null'] },
+        value: { anyOf: [{ type: 'number' }, { $ref: '#/$defs/ref' }, { type: 'null' }] },
+        updates: {
+          anyOf: [
+            {
+              type: 'object',
+              properties: {
+                title: { type: ['string', 'null'] },
+                priority: { type: ['integer', 'null'] },
+              },
+              required: ['title', 'priority'],
+              additionalProperties: false,
+            },
+            { type: 'null' },
+          ],
+        },
+        list: { type: 'array', items: { $ref: '#/$defs/item' } },
+      },
+      required: ['q', 'unit', 'near', 'value', 'updates', 'list'],
+      additionalProperties: false,
+      $defs: {
+        ref: {
+          type: 'object',
+          properties: { $ref: { type: 'string' }, $path: { type: 'string' } },
+          required: ['$ref', '$path'],
+          additionalProperties: false,
+        },
+        item: {
+          type: 'object',
+          properties: { id: { type: 'integer' }, note: { type: ['string', 'null'] } },
+          required: ['id', 'note'],
+          additionalProperties: false,
+        },
+      },
+    });
+    expect(openAIStrictSchemaIssues(converted?.schema as JsonSchemaObject)).toEqual([]);
+  });
+
+  it('turns the nulls of left-out properties back into absences, and keeps real nulls', () => {
+    const converted = openAIStrictParameters(schema);
+    if (converted === undefined) throw new Error('expected strict parameters');
+    const args = {
+      q: null,
+      unit: null,
+      near: null,
+      value: { $ref: 'call_1', $path: '' },
+      updates: { title: null, priority: 3 },
+      list: [
+        { id: 1, note: null },
+        { id: 2, note: 'x' },
+      ],
+    };
+    expect(dropNullOptionals(args, converted)).toEqual({
+      near: null,
+      value: { $ref: 'call_1', $path: '' },
+      updates: { priority: 3 },
+      list: [{ id: 1 }, { id: 2, note: 'x' }],
+    });
+    expect(args.q).toBeNull(); // a copy: the arguments themselves are unchanged
+    expect(dropNullOptionals({ updates: null, list: [] }, converted)).toEqual({ list: [] });
+  });
+
+  it('through the OpenAI adapter: the model’s nulls never reach the tool, whole or streamed', async () => {
+    const turn = {
+      toolCalls: [{ id: 'call_1', name: 'find', arguments: { q: 'x', limit: null } }],
+    };
+    const server = await startScriptedOpenAIServer([turn, turn]);
+    try {
+      const provider = createOpenAIProvider({
+        model: 'gpt-4.1-mini',
+        apiKey: 'test',
+        baseURL: `${server.url}/v1`,
+        maxRetries: 0,
+        strictTools: true,
+      });
+      const tools = [
+        tool('find', {
+          type: 'object',
+          properties: { q: { type: 'string' }, limit: { type: 'integer' } },
+          required: ['q'],
+        }),
+      ];
+      const request = { messages: [{ role: 'user' as const, content: 'Find x.' }], tools };
+      const whole = await provider.generate(request);
+      expect(whole.message.tool_calls?.[0]?.arguments).toEqual({ q: 'x' });
+      const ready = [];
+      for await (const event of provider.stream(request)) {
+        if (event.type === 'tool-call-ready') ready.push(event.toolCall.arguments);
+      }
+      expect(ready).toEqual([{ q: 'x' }]);
+      const sent = server.requests[0]?.body as { tools: Array<{ function: object }> };
+      expect(sent.tools[0]?.function).toMatchObject({
+        strict: true,
+        parameters: { required: ['q', 'limit'] },
+      });
+    } finally {
+      await server.close();
+    }
   });
 });

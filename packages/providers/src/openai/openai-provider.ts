@@ -10,7 +10,7 @@ import {
   type OpenAICompatiblePresetName,
   resolveOpenAICompatiblePreset,
 } from './openai-presets';
-import { toOpenAIMessages, toOpenAITools } from './openai-request';
+import { strictArgumentsMapper, toOpenAIMessages, toOpenAITools } from './openai-request';
 import { type OpenAITurnContext, turnFromChatCompletion } from './openai-response';
 import { OpenAIStreamAssembler } from './openai-stream';
 
@@ -57,9 +57,10 @@ export interface OpenAIProviderOptions {
   body?: Record<string, unknown>;
   /**
    * Send function tools with `strict: true` (Structured Outputs: arguments constrained to
-   * the schema) wherever the schema fits OpenAI's strict subset once its objects get
-   * `additionalProperties: false` — every property required, supported keywords only; a
-   * tool whose schema does not fit is sent without `strict`. The provider's `strictTools`
+   * the schema) wherever the schema can be made to fit OpenAI's strict subset: objects get
+   * `additionalProperties: false`, optional properties are sent required but nullable
+   * (their `null`s are removed from the arguments again), `default` is dropped; a tool
+   * whose schema still does not fit is sent without `strict`. The provider's `strictTools`
    * is then true, so an agent offers schemas that also accept `{"$ref": …}`. Only for
    * services that support strict function tools. Default false.
    */
@@ -151,6 +152,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       names: createToolNameMapping(request.tools.map((tool) => tool.name)),
       createId: createFallbackCallId,
       service: preset,
+      ...(strictTools ? { mapArguments: strictArgumentsMapper(request.tools) } : {}),
     };
   }
 
