@@ -398,7 +398,9 @@ export function closeObjectSchemas(schema: JsonSchemaObject): JsonSchemaObject {
 export interface NullableOptionals {
   /** Properties of this object whose `null` means the property was left out. */
   drop: Set<string>;
+  /** The plans of this object's property values, by property name. */
   properties: Map<string, NullableOptionals>;
+  /** The plan of each item, when this value is an array. */
   items?: NullableOptionals;
   /** Local `$ref`s here (`#`, `#/$defs/x`) whose plans apply too. */
   refs: string[];
@@ -446,9 +448,11 @@ function orNull(schema: Schema): Schema {
 
 /** A tool schema ready for OpenAI's strict mode, and how to read its `null`s back. */
 export interface OpenAIStrictParameters {
+  /** The schema to send with `strict: true`. */
   schema: JsonSchemaObject;
-  /** The plan for the arguments object; `definitions` holds those of local `$ref`s. */
+  /** The plan for the arguments object. */
   nullable: NullableOptionals;
+  /** The plans of the schema's local `$ref` targets (`#`, `#/$defs/x`). */
   definitions: Map<string, NullableOptionals>;
 }
 
