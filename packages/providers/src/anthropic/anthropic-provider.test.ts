@@ -139,9 +139,7 @@ describe('createAnthropicProvider against a Messages API server', () => {
     // Off by default: the same request as plain text and tools.
     const plain = createAnthropicProvider({ model: 'm', apiKey: 'k', baseURL: url, maxRetries: 0 });
     await plain.generate({ messages: ask, tools: bothTools });
-    expect((server.requests[1]?.body as { system: unknown }).system).toBe(
-      'You are a careful calculator.',
-    );
+    expect(server.requests[1]?.body).toMatchObject({ system: 'You are a careful calculator.' });
   });
 
   it('returns parallel tool_use blocks as tool calls with their names mapped back', async () => {
