@@ -1,4 +1,4 @@
-// `pnpm bench`: runs the six rows of issue 8 and row 7 (issue 16), prints one table, writes results.json.
+// `pnpm bench`: runs the six rows of issue 8, row 7 (issue 16) and row 8 (issue 17), prints one table, writes results.json.
 import { writeFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { parseCliOptions, usage } from './cli-options';
@@ -6,6 +6,7 @@ import { type BenchConfig, fullConfig, quickConfig } from './config';
 import { hashingRow } from './rows/hashing';
 import { overheadRow } from './rows/overhead';
 import { proxyRow } from './rows/proxy-throughput';
+import { realisticToolsetRow } from './rows/realistic-toolset';
 import { remoteDagRow } from './rows/remote-dag';
 import { roundsSavedRow } from './rows/rounds-saved';
 import { schedulingRow } from './rows/scheduling';
@@ -22,6 +23,7 @@ const rowRunners: Record<number, (config: BenchConfig) => Promise<RowResult>> = 
   5: proxyRow,
   6: hashingRow,
   7: remoteDagRow,
+  8: realisticToolsetRow,
 };
 
 const options = parseCliOptions(process.argv.slice(2));
@@ -34,7 +36,7 @@ const startedAt = new Date();
 const rows: RowResult[] = [];
 for (const row of options.rows) {
   const runner = rowRunners[row];
-  if (!runner) throw new Error(`There is no row ${row}: the rows are 1 to 7.`);
+  if (!runner) throw new Error(`There is no row ${row}: the rows are 1 to 8.`);
   const started = performance.now();
   process.stderr.write(`row ${row}… `);
   rows.push(await runner(config));

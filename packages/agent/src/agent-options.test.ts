@@ -43,6 +43,11 @@ describe('createAgent options', () => {
       { provider, tools: [], instructions: 5 },
       /instructions must be a string/,
     ],
+    [
+      'referenceSchemas that is neither a boolean nor auto',
+      { provider, tools: [], referenceSchemas: 'always' },
+      /referenceSchemas must be true, false or 'auto', got always/,
+    ],
   ])('refuses %s', (_title, options, message) => {
     expect(() => createAgent(options as never)).toThrow(message);
   });

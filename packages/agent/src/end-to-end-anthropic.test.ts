@@ -183,6 +183,108 @@ describe('the seed chain through the Anthropic SDK against a Messages API server
   });
 });
 
+describe('the tools the Anthropic adapter sends', () => {
+  it('sends the tools’ own schemas and the short instructions as `system`', async () => {
+    server = await startScriptedAnthropicServer([finalTurn]);
+    await anthropicAgent(server).run('Hi');
+    const body = server.requests[0]?.body as { system: unknown; tools: unknown[] };
+    expect({ system: body.system, tools: body.tools.slice(0, 1) }).toMatchInlineSnapshot(`
+      {
+        "system": "Make all tool calls you can in one response. If an argument is another call's output, write {"$ref":"call_N"} (your Nth call here, or an earlier id); add "$path":"/a/0" for a part.",
+        "tools": [
+          {
+            "description": "Add two numbers: a + b.",
+            "input_schema": {
+              "additionalProperties": false,
+              "properties": {
+                "a": {
+                  "description": "First addend.",
+                  "type": "number",
+                },
+                "b": {
+                  "description": "Second addend.",
+                  "type": "number",
+                },
+              },
+              "required": [
+                "a",
+                "b",
+              ],
+              "type": "object",
+            },
+            "name": "calculator_add",
+          },
+        ],
+      }
+    `);
+  });
+
+  it('with strictTools, sends strict tools that accept a {"$ref": …} wherever a value goes', async () => {
+    server = await startScriptedAnthropicServer([finalTurn]);
+    await anthropicAgent(server, { strictTools: true }).run('Hi');
+    const body = server.requests[0]?.body as { tools: Array<{ strict?: boolean }> };
+    expect(body.tools[0]).toMatchInlineSnapshot(`
+      {
+        "description": "Add two numbers: a + b.",
+        "input_schema": {
+          "$defs": {
+            "ref": {
+              "additionalProperties": false,
+              "properties": {
+                "$path": {
+                  "type": "string",
+                },
+                "$ref": {
+                  "type": "string",
+                },
+              },
+              "required": [
+                "$ref",
+                "$path",
+              ],
+              "type": "object",
+            },
+          },
+          "additionalProperties": false,
+          "properties": {
+            "a": {
+              "anyOf": [
+                {
+                  "type": "number",
+                },
+                {
+                  "$ref": "#/$defs/ref",
+                },
+              ],
+              "description": "First addend.",
+            },
+            "b": {
+              "anyOf": [
+                {
+                  "type": "number",
+                },
+                {
+                  "$ref": "#/$defs/ref",
+                },
+              ],
+              "description": "Second addend.",
+            },
+          },
+          "required": [
+            "a",
+            "b",
+          ],
+          "type": "object",
+        },
+        "name": "calculator_add",
+        "strict": true,
+      }
+    `);
+    // Five calculator tools: 9 value positions, each a union, within the 16 Anthropic allows.
+    expect(body.tools.map((tool) => tool.strict)).toEqual([true, true, true, true, true]);
+  });
+});
+
 /** Where the 4th tool_use block begins. */
 function fourthCallBegins(event: SseEvent): boolean {
   const data = typeof event === 'string' ? event : event.data;

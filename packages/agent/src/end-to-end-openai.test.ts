@@ -170,9 +170,81 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
     ]);
   });
 
-  it('offers tool schemas that accept a {"$ref": …} wherever a value goes', async () => {
+  it('sends the tools’ own schemas and the short instructions: the whole first request', async () => {
     server = await startScriptedOpenAIServer([{ text: 'Nothing to compute.' }]);
     await openAIAgent(server).run('Hi');
+    const body = server.requests[0]?.body as { messages: unknown[]; tools: unknown[] };
+    expect({ messages: body.messages, tools: body.tools.slice(0, 2) }).toMatchInlineSnapshot(`
+      {
+        "messages": [
+          {
+            "content": "Make all tool calls you can in one response. If an argument is another call's output, write {"$ref":"call_N"} (your Nth call here, or an earlier id); add "$path":"/a/0" for a part.",
+            "role": "system",
+          },
+          {
+            "content": "Hi",
+            "role": "user",
+          },
+        ],
+        "tools": [
+          {
+            "function": {
+              "description": "Add two numbers: a + b.",
+              "name": "calculator_add",
+              "parameters": {
+                "additionalProperties": false,
+                "properties": {
+                  "a": {
+                    "description": "First addend.",
+                    "type": "number",
+                  },
+                  "b": {
+                    "description": "Second addend.",
+                    "type": "number",
+                  },
+                },
+                "required": [
+                  "a",
+                  "b",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+          {
+            "function": {
+              "description": "Subtract b from a: a - b.",
+              "name": "calculator_subtract",
+              "parameters": {
+                "additionalProperties": false,
+                "properties": {
+                  "a": {
+                    "description": "The number to subtract from.",
+                    "type": "number",
+                  },
+                  "b": {
+                    "description": "The number to subtract.",
+                    "type": "number",
+                  },
+                },
+                "required": [
+                  "a",
+                  "b",
+                ],
+                "type": "object",
+              },
+            },
+            "type": "function",
+          },
+        ],
+      }
+    `);
+  });
+
+  it('with strictTools, sends strict tools that accept a {"$ref": …} wherever a value goes', async () => {
+    server = await startScriptedOpenAIServer([{ text: 'Nothing to compute.' }]);
+    await openAIAgent(server, { strictTools: true }).run('Hi');
     const body = server.requests[0]?.body as { tools: unknown[] };
     expect(body.tools[0]).toMatchInlineSnapshot(`
       {
@@ -180,6 +252,24 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
           "description": "Add two numbers: a + b.",
           "name": "calculator_add",
           "parameters": {
+            "$defs": {
+              "ref": {
+                "additionalProperties": false,
+                "properties": {
+                  "$path": {
+                    "type": "string",
+                  },
+                  "$ref": {
+                    "type": "string",
+                  },
+                },
+                "required": [
+                  "$ref",
+                  "$path",
+                ],
+                "type": "object",
+              },
+            },
             "additionalProperties": false,
             "properties": {
               "a": {
@@ -188,19 +278,7 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
                     "type": "number",
                   },
                   {
-                    "additionalProperties": false,
-                    "properties": {
-                      "$path": {
-                        "type": "string",
-                      },
-                      "$ref": {
-                        "type": "string",
-                      },
-                    },
-                    "required": [
-                      "$ref",
-                    ],
-                    "type": "object",
+                    "$ref": "#/$defs/ref",
                   },
                 ],
                 "description": "First addend.",
@@ -211,19 +289,7 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
                     "type": "number",
                   },
                   {
-                    "additionalProperties": false,
-                    "properties": {
-                      "$path": {
-                        "type": "string",
-                      },
-                      "$ref": {
-                        "type": "string",
-                      },
-                    },
-                    "required": [
-                      "$ref",
-                    ],
-                    "type": "object",
+                    "$ref": "#/$defs/ref",
                   },
                 ],
                 "description": "Second addend.",
@@ -235,6 +301,7 @@ describe('the seed chain through the openai SDK against a Chat Completions serve
             ],
             "type": "object",
           },
+          "strict": true,
         },
         "type": "function",
       }

@@ -47,7 +47,13 @@ export {
   type JsonFileSessionStoreOptions,
   type SessionFileSystem,
 } from './json-file-session-store';
-export { REFERENCE_SCHEMA, schemaWithReferences, specWithReferences } from './reference-schema';
+export {
+  REFERENCE_DEFINITION,
+  REFERENCE_SCHEMA,
+  type SchemaWithReferencesOptions,
+  schemaWithReferences,
+  specWithReferences,
+} from './reference-schema';
 export {
   checkJournalVersion,
   type JournaledCall,

@@ -1,12 +1,12 @@
 /**
  * The system instructions every agent sends before its own (turn them off with
- * `referenceInstructions: false`): how to put a whole dependency chain into ONE response
- * with `$ref` / `$path`, the positional `call_N` aliases, and the spec's argument rules.
+ * `referenceInstructions: false`): put every call into ONE response, and chain calls with
+ * `{"$ref": "call_N"}` — the positional alias of the model's Nth call in that response, or
+ * an id from an earlier result — and `$path` (a JSON Pointer) for part of an output.
+ *
+ * Kept to one sentence pair because it rides on every request: 52 o200k tokens as text,
+ * 61 added to a Chat Completions body (see the agent README for how the
+ * tokens MTPX adds are measured).
  */
-export const REFERENCE_INSTRUCTIONS = [
-  'Tool calling: put every tool call you can already write into ONE response; independent calls run in parallel.',
-  'When an argument should be the output of another call, write {"$ref": "<call id>"} in its place instead of guessing or computing the value; add "$path" with a JSON Pointer to take part of it, e.g. {"$ref": "call_1", "$path": "/items/0/id"}. The call then runs as soon as the one it references has finished, in the same response.',
-  'In a response, "call_1" names your 1st tool call of that response, "call_2" your 2nd, and so on; a reference may name only an earlier call. Calls of earlier responses are named by the ids shown with their results.',
-  'Arguments must match the tool schema: JSON numbers, booleans, arrays and objects as such, never as quoted strings.',
-  'When a result is an error, fix the call in your next response. When you need no more tools, answer in text.',
-].join('\n');
+export const REFERENCE_INSTRUCTIONS =
+  'Make all tool calls you can in one response. If an argument is another call\'s output, write {"$ref":"call_N"} (your Nth call here, or an earlier id); add "$path":"/a/0" for a part.';

@@ -5,6 +5,8 @@ import { z } from 'zod';
 import { createAgent, REFERENCE_SCHEMA, schemaWithReferences } from './index';
 
 const either = (schema: object) => ({ anyOf: [schema, REFERENCE_SCHEMA] });
+const shared = { $ref: '#/$defs/ref' };
+const eitherShared = (schema: object) => ({ anyOf: [schema, shared] });
 
 describe('schemaWithReferences', () => {
   it('lets every value position hold a reference: properties, items, maps, branches, $defs', () => {
@@ -26,7 +28,7 @@ describe('schemaWithReferences', () => {
       additionalProperties: false,
       $defs: { node: { type: 'object', properties: { value: { type: 'integer' } } } },
     };
-    expect(schemaWithReferences(schema)).toEqual({
+    expect(schemaWithReferences(schema, { shared: false })).toEqual({
       type: 'object',
       properties: {
         name: { description: 'Who.', ...either({ type: 'string' }) },
@@ -57,6 +59,44 @@ describe('schemaWithReferences', () => {
     expect(schema.properties.name).toEqual({ type: 'string', description: 'Who.' });
   });
 
+  it('shares ONE reference definition from two value positions on, and copies it for one', () => {
+    const one = { type: 'object', properties: { a: { type: 'number' } } };
+    expect(schemaWithReferences(one)).toEqual({
+      type: 'object',
+      properties: { a: either({ type: 'number' }) },
+    });
+    const two = {
+      type: 'object',
+      properties: { a: { type: 'number' }, list: { type: 'array', items: { $ref: '#/$defs/n' } } },
+      $defs: { n: { type: 'integer' } },
+    };
+    expect(schemaWithReferences(two)).toEqual({
+      type: 'object',
+      properties: {
+        a: eitherShared({ type: 'number' }),
+        list: eitherShared({ type: 'array', items: eitherShared({ $ref: '#/$defs/n' }) }),
+      },
+      $defs: { n: { type: 'integer' }, ref: REFERENCE_SCHEMA },
+    });
+    // The shared form is the shorter one on the wire.
+    expect(JSON.stringify(schemaWithReferences(two)).length).toBeLessThan(
+      JSON.stringify(schemaWithReferences(two, { shared: false })).length,
+    );
+  });
+
+  it('names its definition so as not to replace one of the schema’s own', () => {
+    const schema = {
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      $defs: { ref: { type: 'string' } },
+    };
+    const result = schemaWithReferences(schema) as { properties: { a: unknown }; $defs: object };
+    expect(result.properties.a).toEqual({
+      anyOf: [{ type: 'number' }, { $ref: '#/$defs/ref_2' }],
+    });
+    expect(result.$defs).toEqual({ ref: { type: 'string' }, ref_2: REFERENCE_SCHEMA });
+  });
+
   it('survives a schema object that contains itself', () => {
     const looped: Record<string, unknown> = { type: 'object' };
     looped.properties = { self: looped };
@@ -66,7 +106,7 @@ describe('schemaWithReferences', () => {
 });
 
 describe('references in the offered schemas, validation against the original', () => {
-  it('offers the widened schema, and the executor checks the RESOLVED value against the original', async () => {
+  it('referenceSchemas: true offers the widened schema, and the executor checks the RESOLVED value against the original', async () => {
     const shout = defineTool({
       name: 'text.shout',
       description: 'Upper-cases a text.',
@@ -89,7 +129,11 @@ describe('references in the offered schemas, validation against the original', (
       },
       { text: 'Done.' },
     ]);
-    const output = await createAgent({ provider, tools: [shout, count] }).run('Go.');
+    const output = await createAgent({
+      provider,
+      tools: [shout, count],
+      referenceSchemas: true,
+    }).run('Go.');
     const offered = provider.requests[0]?.tools.find((tool) => tool.name === 'text.shout');
     expect(offered?.input_schema.properties).toEqual({ text: either({ type: 'string' }) });
     expect(output.tool_results.map((result) => result.error ?? result.output)).toEqual([
@@ -99,8 +143,29 @@ describe('references in the offered schemas, validation against the original', (
     ]);
   });
 
-  it('referenceSchemas: false offers the original schemas', async () => {
-    const provider = scriptedProvider([{ text: 'Hi.' }]);
+  it("'auto' (the default) widens the schemas only for a provider that enforces them", async () => {
+    const tool = defineTool({
+      name: 'x.y',
+      description: 'X.',
+      input_schema: { type: 'object', properties: { a: { type: 'number' } } },
+      execute: () => null,
+    });
+    const plain = scriptedProvider([{ text: 'Hi.' }]);
+    await createAgent({ provider: plain, tools: [tool] }).run('Hi');
+    expect(plain.requests[0]?.tools[0]?.input_schema).toEqual({
+      type: 'object',
+      properties: { a: { type: 'number' } },
+    });
+    const strict = Object.assign(scriptedProvider([{ text: 'Hi.' }]), { strictTools: true });
+    await createAgent({ provider: strict, tools: [tool], referenceSchemas: 'auto' }).run('Hi');
+    expect(strict.requests[0]?.tools[0]?.input_schema).toEqual({
+      type: 'object',
+      properties: { a: either({ type: 'number' }) },
+    });
+  });
+
+  it('referenceSchemas: false offers the original schemas, even to a strict provider', async () => {
+    const provider = Object.assign(scriptedProvider([{ text: 'Hi.' }]), { strictTools: true });
     const tool = defineTool({
       name: 'x.y',
       description: 'X.',

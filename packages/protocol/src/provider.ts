@@ -100,6 +100,14 @@ export interface Provider {
   readonly name: string;
   /** The model asked for. */
   readonly model: string;
+  /**
+   * True when the API constrains tool-call arguments to each tool's schema (OpenAI
+   * `strict: true` function tools, Anthropic strict tools): a value the schema does not
+   * allow cannot be written at all. The agent then offers schemas that also accept
+   * `{"$ref": …}` wherever a value goes; otherwise it sends the tools' own schemas and
+   * lets its instructions carry the rule. Absent means false.
+   */
+  readonly strictTools?: boolean;
   /** One model call, answered whole. */
   generate(request: ProviderRequest): Promise<ProviderTurn>;
   /** One model call, streamed; the last event is `finish`, or the iterator throws. */

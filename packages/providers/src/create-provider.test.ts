@@ -56,6 +56,7 @@ describe('createProvider', () => {
       env: { ANTHROPIC_API_KEY: 'sk-ant-env', ANTHROPIC_BASE_URL: server.url },
     });
     expect([provider.name, provider.model]).toEqual(['anthropic', 'claude-test']);
+    expect(provider.strictTools).toBe(false);
     await provider.generate(hi);
     const [request] = server.requests;
     expect(request?.headers.authorization).toBe('Bearer sk-ant-env');
@@ -70,8 +71,10 @@ describe('createProvider', () => {
       baseURL: `${server.url}/v1`,
       body: { reasoning_effort: 'low' },
       env: { GROQ_API_KEY: 'gsk-env' },
+      strictTools: true,
     });
     expect([provider.name, provider.model]).toEqual(['openai', 'llama-test']);
+    expect(provider.strictTools).toBe(true);
     expect((provider as OpenAIProvider).preset).toBe('groq');
     await provider.generate(hi);
     const [request] = server.requests;

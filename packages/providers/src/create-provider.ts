@@ -89,6 +89,11 @@ export interface CreateProviderOptions {
   maxTokens?: number | undefined;
   /** Extra request body fields the service understands. */
   body?: Record<string, unknown> | undefined;
+  /**
+   * Send tools with `strict: true` where the service's strict subset allows (see each
+   * adapter's `strictTools`; only for services that support strict tools). Default false.
+   */
+  strictTools?: boolean | undefined;
 }
 
 /**
@@ -111,8 +116,8 @@ export interface CreateProviderOptions {
  * ```
  */
 export async function createProvider(options: CreateProviderOptions): Promise<Provider> {
-  const { provider, model, env, maxRetries, timeoutMs, maxTokens, body } = options;
-  const shared = { model, maxRetries, timeoutMs, maxTokens, body };
+  const { provider, model, env, maxRetries, timeoutMs, maxTokens, body, strictTools } = options;
+  const shared = { model, maxRetries, timeoutMs, maxTokens, body, strictTools };
   if (provider === 'anthropic') {
     const { apiKey, baseURL } = resolveAnthropicConnection(options);
     const { createAnthropicProvider } = await import('./anthropic');

@@ -14,6 +14,18 @@ export {
   type ProviderErrorOptions,
 } from './provider-error';
 export {
+  ANTHROPIC_STRICT_LIMITS,
+  type AnthropicStrictCost,
+  anthropicStrictSchemaIssues,
+  closeObjectSchemas,
+  dropNullOptionals,
+  type NullableOptionals,
+  OPENAI_STRICT_LIMITS,
+  type OpenAIStrictParameters,
+  openAIStrictParameters,
+  openAIStrictSchemaIssues,
+} from './strict-schemas';
+export {
   assistantToolCall,
   assistantToolCallFromValue,
   type ParsedToolArguments,

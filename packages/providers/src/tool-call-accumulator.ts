@@ -1,4 +1,4 @@
-import type { AssistantToolCall, ProviderEvent } from '@mtpx/protocol';
+import type { AssistantToolCall, ProviderEvent, ToolArguments } from '@mtpx/protocol';
 import { createFallbackCallId } from './call-ids';
 import { ProviderError } from './provider-error';
 import {
@@ -47,6 +47,8 @@ export interface ToolCallAccumulatorOptions {
   mapName?: (providerName: string) => string;
   /** An id for a call the API sent without one; `call_mtpx_<random>` by default. */
   createId?: () => string;
+  /** Rewrites a complete call's parsed arguments (by MTP tool name) before it is reported. */
+  mapArguments?: (toolName: string, args: ToolArguments) => ToolArguments;
 }
 
 /** A call that has begun streaming but is not complete. */
@@ -209,6 +211,10 @@ export class ToolCallAccumulator {
     slot.id ??= (this.#options.createId ?? createFallbackCallId)();
     const name = slot.wireName === undefined ? '' : this.#mapName(slot.wireName);
     slot.call = assistantToolCallFromParsed(slot.id, name, this.#parse(slot));
+    const { mapArguments } = this.#options;
+    if (mapArguments !== undefined && slot.call.arguments_error === undefined) {
+      slot.call.arguments = mapArguments(name, slot.call.arguments);
+    }
     return { type: 'tool-call-ready', index: slot.order, toolCall: slot.call };
   }
 

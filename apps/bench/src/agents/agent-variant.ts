@@ -4,11 +4,11 @@ import type { ResultLine } from '../support/results';
 import { interleave } from '../support/stats';
 import { type AgentSample, agentLine } from './agent-sample';
 import type { ToolLog } from './scenario-tools';
-import { tokensSent } from './tokens-sent';
+import { anthropicTokensSent, tokensSent } from './tokens-sent';
 
 /** The tool log of the run in progress: tools are made once and write to the current one. */
-export interface CurrentLog {
-  current: ToolLog;
+export interface CurrentLog<Log = ToolLog> {
+  current: Log;
 }
 
 /** A variant set up for a series of runs: its server and its framework, ready. */
@@ -19,7 +19,7 @@ export interface PreparedVariant {
 }
 
 /** One way of running a row's task: which script, which framework, what it must do. */
-export interface AgentVariant {
+export interface AgentVariant<Log = ToolLog> {
   /** The line's label in the table. */
   label: string;
   /**
@@ -27,7 +27,7 @@ export interface AgentVariant {
    * framework at it. Like an application, the framework (client, tools, agent) is made
    * once and reused by every run; its tools write to `log.current`.
    */
-  setUp: (runs: number, log: CurrentLog) => Promise<PreparedVariant>;
+  setUp: (runs: number, log: CurrentLog<Log>) => Promise<PreparedVariant>;
   /** Model calls one run must make. */
   modelCalls: number;
   /** The row's lower bound for this variant, in milliseconds. */
@@ -35,13 +35,16 @@ export interface AgentVariant {
 }
 
 /** A framework made once against a scripted server's URL: resolves each run with the final text. */
-export type AgentRunner = (serverUrl: string, log: CurrentLog) => () => Promise<string>;
+export type AgentRunner<Log = ToolLog> = (
+  serverUrl: string,
+  log: CurrentLog<Log>,
+) => () => Promise<string>;
 
 /** A variant's `setUp`: starts the server for `runs` runs, then makes `runner` against it. */
-export function setUpWith(
+export function setUpWith<Log = ToolLog>(
   startServer: (runs: number) => Promise<ModelServer>,
-  runner: AgentRunner,
-): AgentVariant['setUp'] {
+  runner: AgentRunner<Log>,
+): AgentVariant<Log>['setUp'] {
   return async (runs, log) => {
     const server = await startServer(runs);
     return { server, run: runner(server.url, log) };
@@ -49,7 +52,7 @@ export function setUpWith(
 }
 
 /** What a run must have done, given its tool log and the model's final text. */
-export type RunCheck = (log: ToolLog, answer: string) => string | undefined;
+export type RunCheck<Log = ToolLog> = (log: Log, answer: string) => string | undefined;
 
 /**
  * Runs every variant `repetitions` times (after one untimed run each: module loading,
@@ -58,15 +61,15 @@ export type RunCheck = (log: ToolLog, answer: string) => string | undefined;
  * benchmark of a broken flow measures nothing. Tokens are counted from the requests the
  * run's server received.
  */
-export async function measureVariants<Name extends string>(options: {
-  variants: Record<Name, AgentVariant>;
+export async function measureVariants<Name extends string, Log = ToolLog>(options: {
+  variants: Record<Name, AgentVariant<Log>>;
   order: readonly Name[];
   repetitions: number;
-  newLog: () => ToolLog;
-  check: RunCheck;
+  newLog: () => Log;
+  check: RunCheck<Log>;
 }): Promise<Record<Name, AgentSample[]>> {
   const { variants, order, repetitions, newLog, check } = options;
-  const log: CurrentLog = { current: newLog() };
+  const log: CurrentLog<Log> = { current: newLog() };
   const prepared = new Map<Name, PreparedVariant>();
   try {
     for (const name of order) prepared.set(name, await variants[name].setUp(repetitions + 1, log));
@@ -84,7 +87,12 @@ export async function measureVariants<Name extends string>(options: {
           ? check(log.current, answer)
           : `${requests.length} model calls, expected ${variant.modelCalls}`;
       if (problem !== undefined) throw new Error(`${variant.label}: ${problem}`);
-      return { wallMs, modelCalls: requests.length, tokensSent: tokensSent(requests) };
+      return {
+        wallMs,
+        modelCalls: requests.length,
+        tokensSent: tokensSent(requests),
+        anthropicTokensSent: anthropicTokensSent(requests),
+      };
     };
     for (const name of order) await measure(name);
     return await interleave(
@@ -96,15 +104,20 @@ export async function measureVariants<Name extends string>(options: {
   }
 }
 
-/** A row's lines, one per variant in `order`; every other variant is compared with `baseline`. */
-export function agentLines<Name extends string>(options: {
+/**
+ * A row's lines, one per variant in `order`; every other variant is compared with
+ * `baseline` (wall time), and every variant but the peer with `peer` (tokens per request).
+ */
+export function agentLines<Name extends string, Log = ToolLog>(options: {
   benchmark: string;
-  variants: Record<Name, AgentVariant>;
+  variants: Record<Name, AgentVariant<Log>>;
   order: readonly Name[];
   samples: Record<Name, AgentSample[]>;
   baseline: { name: Name; label: string };
+  /** The peer of the token comparison, and the variants that run its tools (default: all). */
+  peer?: { name: Name; label: string; sameTools?: readonly Name[] };
 }): ResultLine[] {
-  const { benchmark, variants, samples, baseline } = options;
+  const { benchmark, variants, samples, baseline, peer } = options;
   return options.order.map((name) =>
     agentLine({
       benchmark,
@@ -114,6 +127,9 @@ export function agentLines<Name extends string>(options: {
       ...(name === baseline.name
         ? {}
         : { baseline: { label: baseline.label, samples: samples[baseline.name] } }),
+      ...(peer === undefined || name === peer.name || !(peer.sameTools ?? [name]).includes(name)
+        ? {}
+        : { peer: { label: peer.label, samples: samples[peer.name] } }),
     }),
   );
 }

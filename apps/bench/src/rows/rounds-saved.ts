@@ -88,6 +88,7 @@ export async function roundsSavedRow(config: BenchConfig): Promise<RowResult> {
       order,
       samples,
       baseline: { name: 'mtpx', label: 'MTPX' },
+      peer: { name: 'vercel', label: 'Vercel' },
     }),
   };
 }

@@ -135,6 +135,8 @@ export async function streamingDispatchRow(config: BenchConfig): Promise<RowResu
       order,
       samples,
       baseline: { name: 'eager', label: 'eager' },
+      // The write variants offer one tool more than the Vercel AI SDK's run.
+      peer: { name: 'vercel', label: 'Vercel', sameTools: ['eager', 'afterStream'] },
     }),
   };
 }

@@ -9,6 +9,7 @@ import {
   readFileTool,
 } from '../__fixtures__/fixtures';
 import { ProviderError } from '../provider-error';
+import { createAnthropicProvider } from './anthropic-provider';
 
 const { server, sse, json, providerFor } = anthropicUnderTest();
 
@@ -108,6 +109,37 @@ describe('createAnthropicProvider against a Messages API server', () => {
         ],
       }
     `);
+  });
+
+  it('with promptCache, marks the tools and the system prompt as the cached prefix', async () => {
+    const { url } = await server.start([json('final-answer'), json('final-answer')]);
+    const cached = createAnthropicProvider({
+      model: 'claude-sonnet-4-6',
+      apiKey: 'sk-ant-test',
+      baseURL: url,
+      maxRetries: 0,
+      promptCache: { ttl: '1h' },
+    });
+    await cached.generate({ messages: ask, tools: bothTools });
+    const body = server.requests[0]?.body as {
+      system: unknown;
+      tools: Array<{ name: string; cache_control?: unknown }>;
+    };
+    expect(body.system).toEqual([
+      {
+        type: 'text',
+        text: 'You are a careful calculator.',
+        cache_control: { type: 'ephemeral', ttl: '1h' },
+      },
+    ]);
+    expect(body.tools.map((tool) => [tool.name, tool.cache_control])).toEqual([
+      ['calculator_add', undefined],
+      ['file_read_file', { type: 'ephemeral', ttl: '1h' }],
+    ]);
+    // Off by default: the same request as plain text and tools.
+    const plain = createAnthropicProvider({ model: 'm', apiKey: 'k', baseURL: url, maxRetries: 0 });
+    await plain.generate({ messages: ask, tools: bothTools });
+    expect(server.requests[1]?.body).toMatchObject({ system: 'You are a careful calculator.' });
   });
 
   it('returns parallel tool_use blocks as tool calls with their names mapped back', async () => {

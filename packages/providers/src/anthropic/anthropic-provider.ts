@@ -49,6 +49,23 @@ export interface AnthropicProviderOptions {
   effort?: AnthropicEffort;
   /** Extra request body fields (`metadata`, sampling settings the model accepts, …). */
   body?: Record<string, unknown>;
+  /**
+   * Send tools with `strict: true` (grammar-constrained tool inputs), as many as fit
+   * Anthropic's limits — 20 strict tools, 24 optional and 16 union-typed parameters in
+   * all — in the order given; objects get `additionalProperties: false`. The provider's
+   * `strictTools` is then true, so an agent offers schemas that also accept
+   * `{"$ref": …}` (each such value position is one union parameter). Default false.
+   */
+  strictTools?: boolean;
+  /**
+   * Mark the request's stable prefix for Anthropic's prompt cache: a `cache_control`
+   * breakpoint on the last tool and on the system prompt (sent as one text block), so
+   * later requests of a conversation read the tools and instructions from the cache
+   * (billed as `cache_read_input_tokens`) instead of paying them in full. The API caches
+   * only prefixes of at least 1,024 tokens (2,048 on Haiku models); shorter ones are sent
+   * as usual. `true` is a 5-minute cache, `{ ttl: '1h' }` an hour's. Default false.
+   */
+  promptCache?: boolean | { ttl: '5m' | '1h' };
 }
 
 /** Extended thinking settings: a token budget, or adaptive thinking. */
@@ -73,11 +90,33 @@ function defaultMaxTokens(options: AnthropicProviderOptions): number {
   return budget + DEFAULT_ANTHROPIC_MAX_TOKENS;
 }
 
+function cacheControlOf(
+  option: AnthropicProviderOptions['promptCache'],
+): Anthropic.CacheControlEphemeral | undefined {
+  if (option === undefined || option === false) return undefined;
+  return option === true ? { type: 'ephemeral' } : { type: 'ephemeral', ttl: option.ttl };
+}
+
+/** Breakpoints after the tools and after the system prompt: the part that does not change. */
+function markCachePrefix(
+  body: Anthropic.MessageCreateParamsNonStreaming,
+  cacheControl: Anthropic.CacheControlEphemeral,
+): void {
+  const lastTool = body.tools?.at(-1);
+  if (lastTool !== undefined)
+    body.tools?.splice(-1, 1, { ...lastTool, cache_control: cacheControl });
+  if (typeof body.system === 'string') {
+    body.system = [{ type: 'text', text: body.system, cache_control: cacheControl }];
+  }
+}
+
 /** A {@link Provider} for the Anthropic Messages API. */
 export interface AnthropicProvider extends Provider {
   readonly name: 'anthropic';
   /** The `@anthropic-ai/sdk` client the provider sends requests with. */
   readonly client: Anthropic;
+  /** Whether tools are sent with `strict: true` (see {@link AnthropicProviderOptions.strictTools}). */
+  readonly strictTools: boolean;
 }
 
 const label = 'anthropic';
@@ -114,6 +153,8 @@ function buildClient(options: AnthropicProviderOptions): Anthropic {
  */
 export function createAnthropicProvider(options: AnthropicProviderOptions): AnthropicProvider {
   const client = buildClient(options);
+  const strictTools = options.strictTools ?? false;
+  const cacheControl = cacheControlOf(options.promptCache);
 
   function requestBody(request: ProviderRequest, context: AnthropicTurnContext) {
     const conversation = toAnthropicConversation(request.messages, context.names);
@@ -128,7 +169,10 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
       body.output_config = { ...body.output_config, effort: options.effort };
     }
     if (conversation.system !== undefined) body.system = conversation.system;
-    if (request.tools.length > 0) body.tools = toAnthropicTools(request.tools, context.names);
+    if (request.tools.length > 0) {
+      body.tools = toAnthropicTools(request.tools, context.names, strictTools);
+    }
+    if (cacheControl !== undefined) markCachePrefix(body, cacheControl);
     return body;
   }
 
@@ -164,5 +208,5 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     });
   }
 
-  return { name: 'anthropic', model: options.model, client, generate, stream };
+  return { name: 'anthropic', model: options.model, client, strictTools, generate, stream };
 }

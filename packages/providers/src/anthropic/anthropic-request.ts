@@ -1,5 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { Message, ToolSpec } from '@mtpx/protocol';
+import {
+  ANTHROPIC_STRICT_LIMITS,
+  anthropicStrictSchemaIssues,
+  closeObjectSchemas,
+} from '../strict-schemas';
 import type { ToolNameMapping } from '../tool-names';
 import { anthropicAssistantContent } from './anthropic-parts';
 
@@ -69,14 +74,45 @@ export function toAnthropicConversation(
   };
 }
 
-/** MTP tool specs as Messages API tools, under their wire names. */
+/**
+ * MTP tool specs as Messages API tools, under their wire names. With `strict`, tools are
+ * marked `strict: true` in order while the request stays within Anthropic's limits
+ * ({@link ANTHROPIC_STRICT_LIMITS}: 20 strict tools, 24 optional and 16 union-typed
+ * parameters across them) and each schema, its objects closed, fits the supported subset
+ * (see {@link anthropicStrictSchemaIssues}); the others are sent as they are, without
+ * `strict`, so the request is never refused for its schemas.
+ */
 export function toAnthropicTools(
   tools: readonly ToolSpec[],
   names: ToolNameMapping,
+  strict = false,
 ): Anthropic.Tool[] {
-  return tools.map((tool) => ({
-    name: names.toProvider(tool.name),
-    description: tool.description,
-    input_schema: tool.input_schema as Anthropic.Tool.InputSchema,
-  }));
+  const spent = { tools: 0, optionalParameters: 0, unionParameters: 0 };
+  return tools.map((tool) => {
+    const name = names.toProvider(tool.name);
+    if (strict && spent.tools < ANTHROPIC_STRICT_LIMITS.tools) {
+      const closed = closeObjectSchemas(tool.input_schema);
+      const { issues, cost } = anthropicStrictSchemaIssues(closed);
+      const fits =
+        spent.optionalParameters + cost.optionalParameters <=
+          ANTHROPIC_STRICT_LIMITS.optionalParameters &&
+        spent.unionParameters + cost.unionParameters <= ANTHROPIC_STRICT_LIMITS.unionParameters;
+      if (issues.length === 0 && fits) {
+        spent.tools += 1;
+        spent.optionalParameters += cost.optionalParameters;
+        spent.unionParameters += cost.unionParameters;
+        return {
+          name,
+          description: tool.description,
+          input_schema: closed as Anthropic.Tool.InputSchema,
+          strict: true,
+        };
+      }
+    }
+    return {
+      name,
+      description: tool.description,
+      input_schema: tool.input_schema as Anthropic.Tool.InputSchema,
+    };
+  });
 }

@@ -10,7 +10,7 @@ import {
   type OpenAICompatiblePresetName,
   resolveOpenAICompatiblePreset,
 } from './openai-presets';
-import { toOpenAIMessages, toOpenAITools } from './openai-request';
+import { strictArgumentsMapper, toOpenAIMessages, toOpenAITools } from './openai-request';
 import { type OpenAITurnContext, turnFromChatCompletion } from './openai-response';
 import { OpenAIStreamAssembler } from './openai-stream';
 
@@ -55,6 +55,16 @@ export interface OpenAIProviderOptions {
   reasoningEffort?: OpenAIReasoningEffort;
   /** Extra request body fields the service understands (`thinking`, `reasoning`, …). */
   body?: Record<string, unknown>;
+  /**
+   * Send function tools with `strict: true` (Structured Outputs: arguments constrained to
+   * the schema) wherever the schema can be made to fit OpenAI's strict subset: objects get
+   * `additionalProperties: false`, optional properties are sent required but nullable
+   * (their `null`s are removed from the arguments again), `default` is dropped; a tool
+   * whose schema still does not fit is sent without `strict`. The provider's `strictTools`
+   * is then true, so an agent offers schemas that also accept `{"$ref": …}`. Only for
+   * services that support strict function tools. Default false.
+   */
+  strictTools?: boolean;
 }
 
 /** How much a reasoning model thinks before it answers (`reasoning_effort`). */
@@ -67,6 +77,8 @@ export interface OpenAIProvider extends Provider {
   readonly preset: OpenAICompatiblePresetName;
   /** The `openai` client the provider sends requests with. */
   readonly client: OpenAI;
+  /** Whether tools are sent with `strict: true` (see {@link OpenAIProviderOptions.strictTools}). */
+  readonly strictTools: boolean;
 }
 
 function buildClient(options: OpenAIProviderOptions): OpenAI {
@@ -112,6 +124,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   const client = buildClient(options);
   const label = preset;
   const streamUsage = options.streamUsage ?? true;
+  const strictTools = options.strictTools ?? false;
 
   function requestBody(request: ProviderRequest, context: OpenAITurnContext) {
     const body: ChatCompletionCreateParamsBase = {
@@ -123,7 +136,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       (body as { reasoning_effort?: string }).reasoning_effort = options.reasoningEffort;
     }
     if (request.tools.length > 0) {
-      body.tools = toOpenAITools(request.tools, context.names);
+      body.tools = toOpenAITools(request.tools, context.names, strictTools);
       if (options.parallelToolCalls !== undefined) {
         body.parallel_tool_calls = options.parallelToolCalls;
       }
@@ -139,6 +152,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
       names: createToolNameMapping(request.tools.map((tool) => tool.name)),
       createId: createFallbackCallId,
       service: preset,
+      ...(strictTools ? { mapArguments: strictArgumentsMapper(request.tools) } : {}),
     };
   }
 
@@ -183,6 +197,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
     model: options.model,
     preset,
     client,
+    strictTools,
     generate,
     stream,
   };

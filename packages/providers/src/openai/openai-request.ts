@@ -1,9 +1,14 @@
-import type { Message, ToolSpec } from '@mtpx/protocol';
+import type { Message, ToolArguments, ToolSpec } from '@mtpx/protocol';
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionFunctionTool,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
+import {
+  dropNullOptionals,
+  type OpenAIStrictParameters,
+  openAIStrictParameters,
+} from '../strict-schemas';
 import type { ToolNameMapping } from '../tool-names';
 import { replayOpenAIParts } from './openai-parts';
 
@@ -53,17 +58,66 @@ function toOpenAIMessage(
   return assistant;
 }
 
-/** MTP tool specs as Chat Completions function tools, under their wire names. */
+/**
+ * MTP tool specs as Chat Completions function tools, under their wire names. With
+ * `strict`, each tool whose schema can be made to fit OpenAI's strict subset (see
+ * {@link openAIStrictParameters}: objects closed, optional properties required but
+ * nullable) is sent that way with `strict: true`; any other is sent as it is, without
+ * `strict`, so one schema strict mode refuses never fails the request.
+ */
 export function toOpenAITools(
   tools: readonly ToolSpec[],
   names: ToolNameMapping,
+  strict = false,
 ): ChatCompletionFunctionTool[] {
-  return tools.map((tool) => ({
-    type: 'function',
-    function: {
-      name: names.toProvider(tool.name),
-      description: tool.description,
-      parameters: tool.input_schema,
-    },
-  }));
+  return tools.map((tool) => {
+    const name = names.toProvider(tool.name);
+    const converted = strict ? strictParametersOf(tool) : undefined;
+    if (converted !== undefined) {
+      return {
+        type: 'function',
+        function: {
+          name,
+          description: tool.description,
+          parameters: converted.schema,
+          strict: true,
+        },
+      };
+    }
+    return {
+      type: 'function',
+      function: { name, description: tool.description, parameters: tool.input_schema },
+    };
+  });
+}
+
+const strictParameters = new WeakMap<object, OpenAIStrictParameters | null>();
+
+/** A tool's strict parameters (computed once per schema object), or `undefined`. */
+export function strictParametersOf(tool: ToolSpec): OpenAIStrictParameters | undefined {
+  let converted = strictParameters.get(tool.input_schema);
+  if (converted === undefined) {
+    converted = openAIStrictParameters(tool.input_schema) ?? null;
+    strictParameters.set(tool.input_schema, converted);
+  }
+  return converted ?? undefined;
+}
+
+/**
+ * For strict tools: the function that removes, from a call's parsed arguments, the `null`s
+ * strict mode made the model write for optional properties it left out (by MTP tool name).
+ */
+export function strictArgumentsMapper(
+  tools: readonly ToolSpec[],
+): ((toolName: string, args: ToolArguments) => ToolArguments) | undefined {
+  const byName = new Map<string, OpenAIStrictParameters>();
+  for (const tool of tools) {
+    const converted = strictParametersOf(tool);
+    if (converted !== undefined) byName.set(tool.name, converted);
+  }
+  if (byName.size === 0) return undefined;
+  return (toolName, args) => {
+    const converted = byName.get(toolName);
+    return converted === undefined ? args : dropNullOptionals(args, converted);
+  };
 }

@@ -4,6 +4,7 @@ import {
   type ProviderPart,
   type ProviderTurn,
   reasoningText,
+  type ToolArguments,
   type Usage,
 } from '@mtpx/protocol';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
@@ -78,6 +79,8 @@ export interface OpenAITurnContext {
   createId: () => string;
   /** The service whose parts the turn keeps (the preset name); `provider` when left out. */
   service?: string;
+  /** Rewrites a call's parsed arguments (strict tools: their `null`s for left-out properties). */
+  mapArguments?: (toolName: string, args: ToolArguments) => ToolArguments;
 }
 
 /**
@@ -108,7 +111,11 @@ export function turnFromChatCompletion(
     const id = typeof call.id === 'string' && call.id !== '' ? call.id : context.createId();
     const name = context.names.fromProvider(fn?.name ?? '');
     const argumentsText = typeof fn?.arguments === 'string' ? fn.arguments : '';
-    toolCalls.push(assistantToolCall(id, name, argumentsText));
+    const toolCall = assistantToolCall(id, name, argumentsText);
+    if (context.mapArguments !== undefined && toolCall.arguments_error === undefined) {
+      toolCall.arguments = context.mapArguments(name, toolCall.arguments);
+    }
+    toolCalls.push(toolCall);
     const extra = (call as unknown as Record<string, unknown>).extra_content;
     if (extra != null) providerParts.push(callExtraPart(service, id, extra));
   }

@@ -41,6 +41,7 @@ export class OpenAIStreamAssembler implements StreamAssembler<ChatCompletionChun
       readiness: 'next-call-or-end',
       mapName: context.names.fromProvider,
       createId: context.createId,
+      ...(context.mapArguments === undefined ? {} : { mapArguments: context.mapArguments }),
     });
   }
 

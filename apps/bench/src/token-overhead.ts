@@ -1,0 +1,97 @@
+// `pnpm --filter bench run tokens`: the tokens MTPX adds to a request, measured on the wire.
+// For each toolset, our agent sends one request through the real OpenAI adapter to a
+// scripted server, in four settings; the recorded bodies are counted by both rules of the
+// bench (o200k, and Anthropic's — see `agents/tokens-sent.ts`) and compared with the same
+// request with no instructions and the tools' own schemas (what a peer SDK sends).
+import { createAgent } from '@mtpx/agent';
+import { defineTool, type Tool } from '@mtpx/executor';
+import { calculatorToolkit } from '@mtpx/executor/toolkits';
+import type { JsonObject, JsonSchemaObject } from '@mtpx/protocol';
+import { createOpenAIProvider } from '@mtpx/providers/openai';
+import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
+import { bfclToolset } from './agents/bfcl-tools';
+import { calculatorSchema, lookupSchema } from './agents/scenario-tools';
+import { anthropicTokensSent, tokensSent } from './agents/tokens-sent';
+
+type Toolset = Array<Tool | ReturnType<typeof calculatorToolkit>>;
+
+const toolsets: Record<string, () => Toolset> = {
+  'rows 3 and 4 (4 calculators + lookup)': () => [
+    ...['add', 'subtract', 'multiply', 'divide'].map((operation) =>
+      defineTool({
+        name: `calculator.${operation}`,
+        description: `${operation} two numbers`,
+        input_schema: structuredClone(calculatorSchema),
+        execute: () => 0,
+      }),
+    ),
+    defineTool({
+      name: 'lookup',
+      description: 'Look up a fact.',
+      input_schema: structuredClone(lookupSchema),
+      execute: () => '',
+    }),
+  ],
+  'calculatorToolkit() (5 tools)': () => [calculatorToolkit()],
+  'row 8 (29 BFCL functions)': () =>
+    bfclToolset().map((fn) =>
+      defineTool({
+        name: fn.name,
+        description: fn.description,
+        input_schema: fn.parameters as JsonSchemaObject,
+        execute: () => null,
+      }),
+    ),
+};
+
+const settings = {
+  bare: { referenceInstructions: false, referenceSchemas: false, strictTools: false },
+  default: { referenceInstructions: true, referenceSchemas: 'auto', strictTools: false },
+  referenceSchemas: { referenceInstructions: true, referenceSchemas: true, strictTools: false },
+  strictTools: { referenceInstructions: true, referenceSchemas: 'auto', strictTools: true },
+} as const;
+
+/** The first request our agent sends with these tools and settings, as the server recorded it. */
+async function firstRequest(tools: Toolset, setting: keyof typeof settings): Promise<JsonObject> {
+  const server = await startScriptedOpenAIServer([{ text: 'Done.' }]);
+  try {
+    const { strictTools, ...agentOptions } = settings[setting];
+    const provider = createOpenAIProvider({
+      model: 'scripted-model',
+      apiKey: 'test',
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+      strictTools,
+    });
+    await createAgent({ provider, tools, ...agentOptions }).run('Hi');
+    return server.requests[0]?.body as JsonObject;
+  } finally {
+    await server.close();
+  }
+}
+
+const count = (body: JsonObject) => ({
+  o200k: tokensSent([{ body }]),
+  anthropic: anthropicTokensSent([{ body }]),
+});
+
+console.log(
+  '| toolset | setting | tools | tokens added to a request (o200k / Anthropic rules) | per tool |',
+);
+console.log('| --- | --- | --- | --- | --- |');
+for (const [name, make] of Object.entries(toolsets)) {
+  const bare = count(await firstRequest(make(), 'bare'));
+  for (const setting of ['default', 'referenceSchemas', 'strictTools'] as const) {
+    const body = await firstRequest(make(), setting);
+    const tools = Array.isArray(body.tools) ? body.tools.length : 0;
+    const { o200k, anthropic } = count(body);
+    const instructions = setting === 'default' ? 0 : count(await firstRequest(make(), 'default'));
+    const perTool =
+      instructions === 0
+        ? '0 (the tools’ own schemas)'
+        : `${((o200k - instructions.o200k) / tools).toFixed(1)} / ${((anthropic - instructions.anthropic) / tools).toFixed(1)}`;
+    console.log(
+      `| ${name} | ${setting} | ${tools} | ${o200k - bare.o200k} / ${anthropic - bare.anthropic} | ${perTool} |`,
+    );
+  }
+}
