@@ -4,44 +4,27 @@
 // bench (o200k, and Anthropic's — see `agents/tokens-sent.ts`) and compared with the same
 // request with no instructions and the tools' own schemas (what a peer SDK sends).
 import { createAgent } from '@mtpx/agent';
-import { defineTool, type Tool } from '@mtpx/executor';
+import type { Tool } from '@mtpx/executor';
 import { calculatorToolkit } from '@mtpx/executor/toolkits';
-import type { JsonObject, JsonSchemaObject } from '@mtpx/protocol';
+import type { JsonObject } from '@mtpx/protocol';
 import { createOpenAIProvider } from '@mtpx/providers/openai';
 import { startScriptedOpenAIServer } from '@mtpx/providers/testing';
-import { bfclToolset } from './agents/bfcl-tools';
-import { calculatorSchema, lookupSchema } from './agents/scenario-tools';
+import { ToolsetLog } from './agents/bfcl-tools';
+import { mtpxTools } from './agents/mtpx-runs';
+import { ToolLog } from './agents/scenario-tools';
 import { anthropicTokensSent, tokensSent } from './agents/tokens-sent';
+import { bfclTools } from './agents/toolset-runs';
 
 type Toolset = Array<Tool | ReturnType<typeof calculatorToolkit>>;
 
+// The tools never run here: only the request they make is measured.
+const idle = { current: new ToolLog(() => 0) };
+const idleToolset = { current: new ToolsetLog() };
+
 const toolsets: Record<string, () => Toolset> = {
-  'rows 3 and 4 (4 calculators + lookup)': () => [
-    ...['add', 'subtract', 'multiply', 'divide'].map((operation) =>
-      defineTool({
-        name: `calculator.${operation}`,
-        description: `${operation} two numbers`,
-        input_schema: structuredClone(calculatorSchema),
-        execute: () => 0,
-      }),
-    ),
-    defineTool({
-      name: 'lookup',
-      description: 'Look up a fact.',
-      input_schema: structuredClone(lookupSchema),
-      execute: () => '',
-    }),
-  ],
+  'rows 3 and 4 (4 calculators + lookup)': () => mtpxTools(idle, false),
   'calculatorToolkit() (5 tools)': () => [calculatorToolkit()],
-  'row 8 (29 BFCL functions)': () =>
-    bfclToolset().map((fn) =>
-      defineTool({
-        name: fn.name,
-        description: fn.description,
-        input_schema: fn.parameters as JsonSchemaObject,
-        execute: () => null,
-      }),
-    ),
+  'row 8 (29 BFCL functions)': () => bfclTools(idleToolset),
 };
 
 const settings = {

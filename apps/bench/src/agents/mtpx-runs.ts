@@ -9,8 +9,11 @@ import {
   lookupSchema,
 } from './scenario-tools';
 
-/** The task's tools for our agent, doing the Vercel AI SDK's tools' work (through `log`). */
-function mtpxTools(log: CurrentLog, withWriteTool: boolean) {
+/**
+ * The task's tools for our agent (rows 3 and 4), doing the Vercel AI SDK's tools' work
+ * through `log`; with `withWriteTool`, also row 4's `notes.save` write tool.
+ */
+export function mtpxTools(log: CurrentLog, withWriteTool: boolean) {
   const calculators = (Object.keys(calculatorOperations) as CalculatorOperation[]).map(
     (operation) =>
       defineTool({

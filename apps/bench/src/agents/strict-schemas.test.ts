@@ -2,9 +2,7 @@
 // strict subset, and shown to accept a reference at every value position: when the API
 // enforces schemas, `{"$ref": "call_1", "$path": ""}` must still be writable anywhere.
 import { createAgent } from '@mtpx/agent';
-import { defineTool } from '@mtpx/executor';
 import { calculatorToolkit } from '@mtpx/executor/toolkits';
-import type { JsonSchemaObject } from '@mtpx/protocol';
 import { anthropicStrictSchemaIssues, openAIStrictSchemaIssues } from '@mtpx/providers';
 import { createAnthropicProvider } from '@mtpx/providers/anthropic';
 import { createOpenAIProvider } from '@mtpx/providers/openai';
@@ -15,8 +13,10 @@ import {
 } from '@mtpx/providers/testing';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { bfclToolset } from './bfcl-tools';
-import { calculatorSchema, lookupSchema } from './scenario-tools';
+import { ToolsetLog } from './bfcl-tools';
+import { mtpxTools } from './mtpx-runs';
+import { ToolLog } from './scenario-tools';
+import { bfclTools } from './toolset-runs';
 
 type Schema = Record<string, unknown>;
 const isSchema = (value: unknown): value is Schema =>
@@ -24,42 +24,9 @@ const isSchema = (value: unknown): value is Schema =>
 
 /** The toolsets the bench offers: rows 3 and 4 (with the write tool) and row 8's BFCL set. */
 const toolsets = {
-  'rows 3 and 4': () => [
-    ...['add', 'subtract', 'multiply', 'divide'].map((operation) =>
-      defineTool({
-        name: `calculator.${operation}`,
-        description: `${operation} two numbers`,
-        input_schema: structuredClone(calculatorSchema),
-        execute: () => 0,
-      }),
-    ),
-    defineTool({
-      name: 'lookup',
-      description: 'Look up a fact.',
-      input_schema: structuredClone(lookupSchema),
-      execute: () => '',
-    }),
-    defineTool({
-      name: 'notes.save',
-      description: 'Save a note.',
-      input_schema: {
-        type: 'object',
-        properties: { text: { type: 'string' } },
-        required: ['text'],
-      },
-      execute: () => 'saved',
-    }),
-  ],
+  'rows 3 and 4': () => mtpxTools({ current: new ToolLog(() => 0) }, true),
   'the calculator toolkit': () => [calculatorToolkit()],
-  'row 8 (29 BFCL functions)': () =>
-    bfclToolset().map((fn) =>
-      defineTool({
-        name: fn.name,
-        description: fn.description,
-        input_schema: fn.parameters as JsonSchemaObject,
-        execute: () => null,
-      }),
-    ),
+  'row 8 (29 BFCL functions)': () => bfclTools({ current: new ToolsetLog() }),
 };
 
 /** A minimal value the (original) schema accepts. */

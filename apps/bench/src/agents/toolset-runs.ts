@@ -7,6 +7,18 @@ import { generateText, jsonSchema, stepCountIs, type ToolSet, tool } from 'ai';
 import type { CurrentLog } from './agent-variant';
 import { type BfclFunction, bfclToolset, type ToolsetLog } from './bfcl-tools';
 
+/** Row 8's 29 BFCL functions as tools for our agent, each writing to `log`. */
+export function bfclTools(log: CurrentLog<ToolsetLog>) {
+  return bfclToolset().map((fn: BfclFunction) =>
+    defineTool({
+      name: fn.name,
+      description: fn.description,
+      input_schema: fn.parameters as JsonSchemaObject,
+      execute: (args) => log.current.call(fn.name, args as JsonObject),
+    }),
+  );
+}
+
 /** How our agent runs row 8. */
 export interface ToolsetRunOptions {
   /** `strictTools` on the OpenAI provider (strict function tools, schemas that accept `$ref`). */
@@ -23,14 +35,7 @@ export function mtpxToolsetRunner(
   log: CurrentLog<ToolsetLog>,
   options: ToolsetRunOptions = {},
 ): () => Promise<string> {
-  const tools = bfclToolset().map((fn: BfclFunction) =>
-    defineTool({
-      name: fn.name,
-      description: fn.description,
-      input_schema: fn.parameters as JsonSchemaObject,
-      execute: (args) => log.current.call(fn.name, args as JsonObject),
-    }),
-  );
+  const tools = bfclTools(log);
   const agent = createAgent({
     provider: createOpenAIProvider({
       model: 'scripted-model',
