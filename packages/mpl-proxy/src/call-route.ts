@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   type CallResponseBody,
   type ErrorDetail,
@@ -20,7 +20,7 @@ import {
   verifyHash,
 } from '@mtpx/mpl';
 import { isJsonObject, type JsonObject, type JsonValue, safeParseJson } from '@mtpx/protocol';
-import { readBody, sendError, sendJson } from './http-io';
+import { type Exchange, sendError, sendJson } from './exchange';
 import type { MessageHub } from './message-hub';
 import type { ProxyMetrics } from './proxy-metrics';
 import { forward, type UpstreamAnswer } from './upstream-forward';
@@ -63,8 +63,11 @@ export function statusOf(code: MplErrorCode): number {
   }
 }
 
-function header(request: IncomingMessage, name: string): string | undefined {
-  const value = request.headers[name.toLowerCase()];
+const stypeHeader = STYPE_HEADER.toLowerCase();
+const profileHeader = PROFILE_HEADER.toLowerCase();
+
+function header(headers: IncomingHttpHeaders, name: string): string | undefined {
+  const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
 
@@ -83,8 +86,8 @@ function invalid(message: string, path = ''): InvalidRequestError {
 }
 
 /** Reads `{ method, payload }` (SType in `X-MPL-SType`) or an MPL envelope `{ stype, payload, … }`. */
-function parseCall(request: IncomingMessage, body: JsonObject): ParsedCall | MplError {
-  const headerStype = header(request, STYPE_HEADER);
+function parseCall(headers: IncomingHttpHeaders, body: JsonObject): ParsedCall | MplError {
+  const headerStype = header(headers, stypeHeader);
   const isEnvelope = typeof body.stype === 'string';
   if (!('payload' in body))
     return invalid('The body needs a payload: { "method": "…", "payload": {…} }', '/payload');
@@ -106,8 +109,7 @@ function parseCall(request: IncomingMessage, body: JsonObject): ParsedCall | Mpl
       `Name the payload's SType in the ${STYPE_HEADER} header (e.g. org.agent.TaskPlan.v1)`,
     );
   const profile =
-    header(request, PROFILE_HEADER) ??
-    (typeof body.profile === 'string' ? body.profile : undefined);
+    header(headers, profileHeader) ?? (typeof body.profile === 'string' ? body.profile : undefined);
   let scores: Record<string, number> | undefined;
   if (body.scores !== undefined) {
     const parsed = QomScoresSchema.safeParse(body.scores);
@@ -135,29 +137,25 @@ function parseCall(request: IncomingMessage, body: JsonObject): ParsedCall | Mpl
 }
 
 /** `POST /call`: validate, judge, hash, record, then forward or acknowledge. */
-export async function handleCall(
-  context: CallRouteContext,
-  request: IncomingMessage,
-  response: ServerResponse,
-): Promise<number> {
+export async function handleCall(context: CallRouteContext, exchange: Exchange): Promise<number> {
   const fail = (error: MplError, headers: Record<string, string> = {}) => {
     const status = statusOf(error.code);
     context.metrics.errors.inc({ code: error.code });
-    sendError(response, status, error, headers);
+    sendError(exchange, status, error, headers);
     return status;
   };
-  const body = await readBody(request, context.maxBodyBytes);
+  const body = await exchange.body(context.maxBodyBytes);
   if (!body.ok) return fail(body.error);
   const json = safeParseJson(body.text);
   if (!json.ok) return fail(invalid(`The body is not valid JSON: ${json.error.message}`));
   if (!isJsonObject(json.value)) return fail(invalid('The body must be a JSON object'));
-  const call = parseCall(request, json.value);
+  const call = parseCall(exchange.headers, json.value);
   if (call instanceof MplError) return fail(call);
   if (context.policy) {
     const decision = context.policy.check(call.stype, Buffer.byteLength(body.text));
     if (!decision.allowed) {
       context.metrics.errors.inc({ code: decision.error.code });
-      sendError(response, decision.status, decision.error);
+      sendError(exchange, decision.status, decision.error);
       return decision.status;
     }
     if (decision.requiredProfile) call.profile = decision.requiredProfile;
@@ -178,7 +176,7 @@ export async function handleCall(
       error.code === 'E-UNKNOWN-STYPE' && /Malformed/.test(error.message) ? 400 : undefined;
     if (status) {
       context.metrics.errors.inc({ code: error.code });
-      sendError(response, status, error);
+      sendError(exchange, status, error);
       return status;
     }
     return fail(error);
@@ -247,7 +245,7 @@ export async function handleCall(
   let data: JsonValue = call.payload;
   let answerCheck: UpstreamAnswer['check'];
   if (context.upstream) {
-    const forwarded = await forward(context, call, inspection.semHash, request);
+    const forwarded = await forward(context, call, inspection.semHash, exchange.headers);
     if (forwarded instanceof MplError) return fail(forwarded, mplHeaders);
     data = forwarded.data;
     answerCheck = forwarded.check;
@@ -270,7 +268,7 @@ export async function handleCall(
   if (inspection.validated === false) answer.validated = false;
   if (inspection.warnings) answer.warnings = inspection.warnings;
   if (answerCheck) answer.response = answerCheck;
-  sendJson(response, 200, answer, mplHeaders);
+  sendJson(exchange, 200, answer, mplHeaders);
   return 200;
 }
 

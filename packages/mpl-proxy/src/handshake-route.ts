@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type HandshakeSelect, InvalidRequestError } from '@mtpx/mpl';
 import { isJsonObject, safeParseJson } from '@mtpx/protocol';
 import { type CallRouteContext, statusOf } from './call-route';
-import { readBody, sendError, sendJson } from './http-io';
+import { type Exchange, sendError, sendJson } from './exchange';
 
 /**
  * `POST /.well-known/ai-alpn`: answers an `ai-alpn-hello` with the STypes both sides know
@@ -10,13 +9,12 @@ import { readBody, sendError, sendJson } from './http-io';
  */
 export async function handleHandshake(
   context: CallRouteContext,
-  request: IncomingMessage,
-  response: ServerResponse,
+  exchange: Exchange,
 ): Promise<number> {
-  const body = await readBody(request, context.maxBodyBytes);
+  const body = await exchange.body(context.maxBodyBytes);
   if (!body.ok) {
     const status = statusOf(body.error.code);
-    sendError(response, status, body.error);
+    sendError(exchange, status, body.error);
     return status;
   }
   const parsed = safeParseJson(body.text);
@@ -27,7 +25,7 @@ export async function handleHandshake(
     !hello.stypes.every((item) => typeof item === 'string')
   ) {
     sendError(
-      response,
+      exchange,
       400,
       new InvalidRequestError({
         message:
@@ -47,6 +45,6 @@ export async function handleHandshake(
     selected_profile: typeof profile === 'string' ? profile : context.engine.defaultProfile,
     extensions: { mode: context.mode, hash_algorithm: context.engine.hashAlgorithm },
   };
-  sendJson(response, 200, select);
+  sendJson(exchange, 200, select);
   return 200;
 }

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import { isIP, type Socket } from 'node:net';
 import { InvalidRequestError, type MplError, PolicyDeniedError } from '@mtpx/mpl';
 
@@ -46,10 +46,10 @@ export function hostName(header: string): string {
 
 /** Refuses a request whose `Host` is missing or not allowed (DNS rebinding). */
 export function checkHost(
-  request: IncomingMessage,
+  headers: IncomingHttpHeaders,
   allowed: ReadonlySet<string> | undefined,
 ): Refusal | undefined {
-  const host = request.headers.host;
+  const host = headers.host;
   if (!host)
     return {
       status: 400,
@@ -70,14 +70,14 @@ export function checkHost(
  * (curl, SDKs, agents) are not browsers' cross-site requests and pass.
  */
 export function checkOrigin(
-  request: IncomingMessage,
+  headers: IncomingHttpHeaders,
   allowedOrigins: ReadonlySet<string>,
 ): Refusal | undefined {
-  const origin = request.headers.origin;
+  const origin = headers.origin;
   if (origin === undefined) return undefined;
   const lower = origin.toLowerCase();
   if (allowedOrigins.has('*') || allowedOrigins.has(lower)) return undefined;
-  const host = request.headers.host?.toLowerCase();
+  const host = headers.host?.toLowerCase();
   if (host && (lower === `http://${host}` || lower === `https://${host}`)) return undefined;
   return {
     status: 403,
@@ -90,8 +90,8 @@ export function checkOrigin(
 const jsonMediaType = /^application\/(?:[a-z0-9.+-]+\+)?json$/;
 
 /** Refuses a body that is not `application/json` or `*+json` (415), or not UTF-8 (415). */
-export function checkContentType(request: IncomingMessage): Refusal | undefined {
-  const header = request.headers['content-type'];
+export function checkContentType(headers: IncomingHttpHeaders): Refusal | undefined {
+  const header = headers['content-type'];
   // What nearly every client sends, without splitting it.
   if (header === 'application/json' || header === 'application/json; charset=utf-8')
     return undefined;

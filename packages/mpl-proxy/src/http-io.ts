@@ -1,10 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import {
-  InvalidRequestError,
-  type MplError,
-  type MplErrorBody,
-  PayloadTooLargeError,
-} from '@mtpx/mpl';
+import type { IncomingMessage } from 'node:http';
+import { InvalidRequestError, type MplError, PayloadTooLargeError } from '@mtpx/mpl';
 import { decodeUtf8 } from './http-guard';
 
 /** The most a client may keep sending after a 413 before the connection is cut. */
@@ -23,13 +18,7 @@ export function readBody(request: IncomingMessage, limit: number): Promise<BodyR
   return new Promise((resolve) => {
     const tooLarge = (received: string) => {
       discard(request);
-      resolve({
-        ok: false,
-        error: new PayloadTooLargeError({
-          message: `The request body is ${received}, above the limit of ${limit} bytes (--max-body).`,
-          details: [{ path: '', message: `body larger than ${limit} bytes` }],
-        }),
-      });
+      resolve(bodyTooLarge(received, limit));
     };
     const declared = Number(request.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
@@ -48,24 +37,36 @@ export function readBody(request: IncomingMessage, limit: number): Promise<BodyR
       }
       chunks.push(chunk);
     };
-    const onEnd = () => {
-      const text = decodeUtf8(
-        chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size),
-      );
-      if (text !== undefined) resolve({ ok: true, text });
-      else
-        resolve({
-          ok: false,
-          error: new InvalidRequestError({
-            message: 'The request body is not valid UTF-8: what is recorded must be what was sent',
-            details: [{ path: '', message: 'invalid UTF-8' }],
-          }),
-        });
-    };
+    const onEnd = () =>
+      resolve(bodyText(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size)));
     request.on('data', onData);
     request.on('end', onEnd);
     request.on('error', () => resolve({ ok: true, text: '' }));
   });
+}
+
+/** The body of a request whose bytes are all read: its text, or why it has none. */
+export function bodyText(bytes: Uint8Array): BodyResult {
+  const text = decodeUtf8(bytes);
+  if (text !== undefined) return { ok: true, text };
+  return {
+    ok: false,
+    error: new InvalidRequestError({
+      message: 'The request body is not valid UTF-8: what is recorded must be what was sent',
+      details: [{ path: '', message: 'invalid UTF-8' }],
+    }),
+  };
+}
+
+/** The refusal of a body over `limit` bytes (`received` says how large it is). */
+export function bodyTooLarge(received: string, limit: number): BodyResult {
+  return {
+    ok: false,
+    error: new PayloadTooLargeError({
+      message: `The request body is ${received}, above the limit of ${limit} bytes (--max-body).`,
+      details: [{ path: '', message: `body larger than ${limit} bytes` }],
+    }),
+  };
 }
 
 function discard(request: IncomingMessage): void {
@@ -75,31 +76,4 @@ function discard(request: IncomingMessage): void {
     if (discarded > maxDiscardedBytes) request.socket.destroy();
   });
   request.resume();
-}
-
-/** Answers with JSON. */
-export function sendJson(
-  response: ServerResponse,
-  status: number,
-  body: unknown,
-  headers: Record<string, string> = {},
-): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, {
-    'content-type': 'application/json; charset=utf-8',
-    'content-length': Buffer.byteLength(text),
-    ...headers,
-  });
-  response.end(text);
-}
-
-/** Answers with an error in the reference shape `{ error, message, details }`. */
-export function sendError(
-  response: ServerResponse,
-  status: number,
-  error: MplError,
-  headers: Record<string, string> = {},
-): void {
-  const body: MplErrorBody = error.toJSON();
-  sendJson(response, status, body, headers);
 }

@@ -1,10 +1,11 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import {
   type HashAlgorithm,
+  InternalError,
   InvalidRequestError,
   VERSION as MPL_PACKAGE_VERSION,
   MPL_VERSION,
@@ -18,7 +19,9 @@ import {
   verifyChain,
 } from '@mtpx/mpl';
 import { type CallRouteContext, handleCall, statusOf } from './call-route';
+import { type Exchange, nodeExchange, sendError, sendJson } from './exchange';
 import { handleHandshake } from './handshake-route';
+import { installHttpFront } from './http-front';
 import {
   answerClientError,
   checkContentType,
@@ -28,7 +31,6 @@ import {
   parseTarget,
   type Refusal,
 } from './http-guard';
-import { sendError, sendJson } from './http-io';
 import { MessageHub } from './message-hub';
 import { ProxyMetrics } from './proxy-metrics';
 import { SqliteProvenanceStore } from './sqlite-provenance-store';
@@ -180,19 +182,19 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
     (options.allowedOrigins ?? []).map((origin) => origin.toLowerCase()),
   );
 
-  const route = async (request: IncomingMessage, response: ServerResponse): Promise<number> => {
-    const method = request.method ?? 'GET';
-    const target = parseTarget(request.url);
+  const route = async (exchange: Exchange): Promise<number> => {
+    const { method, headers } = exchange;
+    const target = parseTarget(exchange.target);
     const refusal: Refusal | undefined = target.ok
-      ? (checkHost(request, allowedHosts) ??
-        checkOrigin(request, allowedOrigins) ??
-        (method === 'POST' ? checkContentType(request) : undefined))
+      ? (checkHost(headers, allowedHosts) ??
+        checkOrigin(headers, allowedOrigins) ??
+        (method === 'POST' ? checkContentType(headers) : undefined))
       : target;
     if (refusal || !target.ok) {
       const { status, error } = refusal as Refusal;
       metrics.errors.inc({ code: error.code });
-      request.resume();
-      sendError(response, status, error, { connection: 'close' });
+      exchange.node?.request.resume();
+      sendError(exchange, status, error, { connection: 'close' });
       return status;
     }
     const { path, query } = target;
@@ -202,7 +204,7 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
       headers: Record<string, string> = {},
     ) => {
       metrics.errors.inc({ code: error.code });
-      sendError(response, status, error, headers);
+      sendError(exchange, status, error, headers);
       return status;
     };
     const allow = (allowed: string) =>
@@ -214,10 +216,10 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
 
     if (path === '/health') {
       if (method !== 'GET') return allow('GET');
-      sendJson(response, 200, { status: 'healthy', version: VERSION });
+      sendJson(exchange, 200, { status: 'healthy', version: VERSION });
       return 200;
     }
-    if (options.token && !tokenMatches(options.token, request.headers.authorization))
+    if (options.token && !tokenMatches(options.token, headers.authorization))
       return fail(
         new UnauthorizedError({
           message:
@@ -229,10 +231,10 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
 
     switch (path) {
       case '/call':
-        return method === 'POST' ? handleCall(context, request, response) : allow('POST');
+        return method === 'POST' ? handleCall(context, exchange) : allow('POST');
       case '/capabilities':
         if (method !== 'GET') return allow('GET');
-        sendJson(response, 200, {
+        sendJson(exchange, 200, {
           version: VERSION,
           mpl_version: MPL_VERSION,
           mpl_package_version: MPL_PACKAGE_VERSION,
@@ -256,10 +258,10 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
         });
         return 200;
       case '/.well-known/ai-alpn':
-        return method === 'POST' ? handleHandshake(context, request, response) : allow('POST');
+        return method === 'POST' ? handleHandshake(context, exchange) : allow('POST');
       case '/stypes':
         if (method !== 'GET') return allow('GET');
-        sendJson(response, 200, {
+        sendJson(exchange, 200, {
           stypes: engine.registry.list({
             namespace: query.get('namespace') ?? undefined,
           }),
@@ -281,17 +283,20 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
           return fail(
             new NotFoundError({ message: `No provenance is recorded for plan ${planId}` }),
           );
-        sendJson(response, 200, verify ? { planId, ...verifyChain(chain) } : { planId, chain });
+        sendJson(exchange, 200, verify ? { planId, ...verifyChain(chain) } : { planId, chain });
         return 200;
       }
       case '/metrics':
         if (method !== 'GET') return allow('GET');
-        response.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' });
-        response.end(metrics.render(hub.size));
+        exchange.send(200, metrics.render(hub.size), {
+          'content-type': 'text/plain; version=0.0.4; charset=utf-8',
+        });
         return 200;
       case '/messages':
         if (method !== 'GET') return allow('GET');
-        hub.subscribe(response, query.getAll('stype'));
+        if (!exchange.node)
+          throw new InternalError({ message: 'GET /messages reached the proxy without node:http' });
+        hub.subscribe(exchange.node.response, query.getAll('stype'));
         return 200;
       default:
         if (path.startsWith('/stypes/')) {
@@ -301,46 +306,61 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
           if (!definition)
             return fail(new NotFoundError({ message: `SType ${id} is not registered` }));
           const { source: _source, ...shown } = definition;
-          sendJson(response, 200, shown);
+          sendJson(exchange, 200, shown);
           return 200;
         }
         return fail(new NotFoundError({ message: `No route ${method} ${path}` }));
     }
   };
 
+  /** Routes one exchange, counts it, and turns anything thrown into a typed answer. */
+  const serve = (exchange: Exchange): Promise<void> =>
+    route(exchange).then(
+      (status) =>
+        metrics.requests.inc({ route: routeLabel(exchange.target), status: String(status) }),
+      (error: unknown) => {
+        // A typed error of the client's making keeps its 4xx; anything else is ours.
+        const clientError = MplError.isInstance(error) && statusOf(error.code) < 500;
+        const status = clientError ? statusOf(error.code) : 500;
+        const typed = clientError
+          ? error
+          : new MplError({
+              code: 'E-INTERNAL',
+              message: `The proxy failed: ${error instanceof Error ? error.message : String(error)}`,
+              cause: error,
+            });
+        metrics.requests.inc({ route: routeLabel(exchange.target), status: String(status) });
+        metrics.errors.inc({ code: typed.code });
+        if (!exchange.answered) sendError(exchange, status, typed);
+        else exchange.abort();
+      },
+    );
+
+  const headersTimeoutMs = options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS;
+  const timeouts = {
+    headersTimeoutMs,
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    // Timeouts are enforced when the connections are checked: often enough to keep them.
+    checkIntervalMs: Math.max(50, Math.min(1_000, Math.floor(headersTimeoutMs / 4))),
+  };
+  const maxHeaderBytes = options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES;
   const server = createServer(
     {
-      maxHeaderSize: options.maxHeaderBytes ?? DEFAULT_MAX_HEADER_BYTES,
-      headersTimeout: options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS,
-      requestTimeout: options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
-      keepAliveTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
-      // Timeouts are enforced when Node checks its connections: often enough to keep them.
-      connectionsCheckingInterval: Math.max(
-        50,
-        Math.min(1_000, Math.floor((options.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS) / 4)),
-      ),
+      maxHeaderSize: maxHeaderBytes,
+      headersTimeout: timeouts.headersTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      keepAliveTimeout: timeouts.idleTimeoutMs,
+      connectionsCheckingInterval: timeouts.checkIntervalMs,
     },
-    (request, response) => {
-      route(request, response).then(
-        (status) => metrics.requests.inc({ route: routeLabel(request), status: String(status) }),
-        (error: unknown) => {
-          // A typed error of the client's making keeps its 4xx; anything else is ours.
-          const clientError = MplError.isInstance(error) && statusOf(error.code) < 500;
-          const status = clientError ? statusOf(error.code) : 500;
-          const typed = clientError
-            ? error
-            : new MplError({
-                code: 'E-INTERNAL',
-                message: `The proxy failed: ${error instanceof Error ? error.message : String(error)}`,
-                cause: error,
-              });
-          metrics.requests.inc({ route: routeLabel(request), status: String(status) });
-          metrics.errors.inc({ code: typed.code });
-          if (!response.headersSent) sendError(response, status, typed);
-          else response.destroy();
-        },
-      );
-    },
+    (request, response) => void serve(nodeExchange(request, response)),
+  );
+  // The common, well-formed requests are read by the proxy's own HTTP layer; it hands every
+  // other connection to node:http above, at a request boundary.
+  installHttpFront(
+    server,
+    { ...timeouts, maxHeaderBytes, maxBodyBytes: context.maxBodyBytes },
+    serve,
   );
   server.maxConnections = options.maxConnections ?? 1024;
   server.on('clientError', answerClientError);
@@ -388,8 +408,8 @@ const knownRoutes = new Set([
   '/messages',
 ]);
 
-function routeLabel(request: IncomingMessage): string {
-  const path = (request.url ?? '/').split('?')[0]?.replace(/\/+$/, '') || '/';
+function routeLabel(target: string): string {
+  const path = target.split('?')[0]?.replace(/\/+$/, '') || '/';
   if (knownRoutes.has(path)) return path;
   return path.startsWith('/stypes/') ? '/stypes/:id' : 'other';
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
 import {
   type ErrorDetail,
   MplError,
@@ -28,7 +28,7 @@ export async function forward(
   context: CallRouteContext,
   call: ParsedCall,
   semHash: string,
-  request: IncomingMessage,
+  headers: IncomingHttpHeaders,
 ): Promise<UpstreamAnswer | MplError> {
   const upstream = context.upstream as string;
   let answer: Response;
@@ -62,7 +62,7 @@ export async function forward(
   context.metrics.upstreamRequests.inc({ result: 'ok' });
   const parsed = text === '' ? undefined : safeParseJson(text);
   const data: JsonValue = parsed === undefined ? null : parsed.ok ? parsed.value : text;
-  const requested = request.headers[RESPONSE_STYPE_HEADER.toLowerCase()];
+  const requested = headers[RESPONSE_STYPE_HEADER.toLowerCase()];
   const declared =
     answer.headers.get(STYPE_HEADER) ?? (typeof requested === 'string' ? requested : undefined);
   if (!declared) return { data };

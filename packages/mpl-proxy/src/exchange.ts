@@ -1,0 +1,94 @@
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
+import type { MplError, MplErrorBody } from '@mtpx/mpl';
+import { type BodyResult, readBody } from './http-io';
+
+/** Response headers a route sets (lower-case names; `content-length` is added for it). */
+export type AnswerHeaders = Record<string, string>;
+
+/**
+ * One request and its answer, whichever HTTP layer read it: the proxy's own front layer
+ * (`http-front.ts`, the common well-formed requests) or `node:http` (everything else). The
+ * routes see only this, so every request takes the same path whatever parsed it.
+ */
+export interface Exchange {
+  /** `GET`, `POST`, … as sent. */
+  readonly method: string;
+  /** The request target as sent (`/provenance?planId=…`). */
+  readonly target: string;
+  /** Request headers, names lower-cased, as `node:http` presents them. */
+  readonly headers: IncomingHttpHeaders;
+  /**
+   * The body as strict UTF-8 text, at most `limit` bytes (`PayloadTooLargeError` past it,
+   * `InvalidRequestError` for bytes that are not UTF-8). Read once.
+   */
+  body(limit: number): Promise<BodyResult>;
+  /** Sends the whole answer: `text` with a `Content-Length`, and `headers`. */
+  send(status: number, text: string, headers: AnswerHeaders): void;
+  /** True once the answer has started. */
+  readonly answered: boolean;
+  /** Drops the connection: for a failure after the answer started. */
+  abort(): void;
+  /**
+   * Node's request and response, for the routes that stream (`GET /messages`); only
+   * `node:http` exchanges have them.
+   */
+  readonly node?: { request: IncomingMessage; response: ServerResponse };
+}
+
+const jsonType = 'application/json; charset=utf-8';
+
+/** Answers with `body` as JSON. */
+export function sendJson(
+  exchange: Exchange,
+  status: number,
+  body: unknown,
+  headers: AnswerHeaders = {},
+): void {
+  exchange.send(status, JSON.stringify(body), { 'content-type': jsonType, ...headers });
+}
+
+/** Answers with JSON text that is already serialized (the hot path builds it itself). */
+export function sendJsonText(
+  exchange: Exchange,
+  status: number,
+  text: string,
+  headers?: AnswerHeaders,
+): void {
+  if (headers === undefined) exchange.send(status, text, jsonHeaders);
+  else {
+    headers['content-type'] = jsonType;
+    exchange.send(status, text, headers);
+  }
+}
+
+const jsonHeaders: AnswerHeaders = Object.freeze({ 'content-type': jsonType }) as AnswerHeaders;
+
+/** Answers with an error in the reference shape `{ error, message, details }`. */
+export function sendError(
+  exchange: Exchange,
+  status: number,
+  error: MplError,
+  headers: AnswerHeaders = {},
+): void {
+  const body: MplErrorBody = error.toJSON();
+  sendJson(exchange, status, body, headers);
+}
+
+/** The {@link Exchange} of a request `node:http` parsed. */
+export function nodeExchange(request: IncomingMessage, response: ServerResponse): Exchange {
+  return {
+    method: request.method ?? 'GET',
+    target: request.url ?? '/',
+    headers: request.headers,
+    body: (limit) => readBody(request, limit),
+    send(status, text, headers) {
+      response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
+      response.end(text);
+    },
+    get answered() {
+      return response.headersSent;
+    },
+    abort: () => response.destroy(),
+    node: { request, response },
+  };
+}

@@ -1,0 +1,482 @@
+import { type IncomingHttpHeaders, type Server, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { InternalError } from '@mtpx/mpl';
+import type { AnswerHeaders, Exchange } from './exchange';
+import { answerClientError } from './http-guard';
+import { type BodyResult, bodyText, bodyTooLarge } from './http-io';
+
+/** The limits the front layer enforces: the same as the `node:http` server it sits before. */
+export interface HttpFrontOptions {
+  /** Largest request head served here; a larger one goes to `node:http` (which answers 431). */
+  maxHeaderBytes: number;
+  /** Largest `Content-Length` served here; a larger one goes to `node:http` (413). */
+  maxBodyBytes: number;
+  /** Time from a request's first byte to the end of its head (then 408). */
+  headersTimeoutMs: number;
+  /** Time from a request's first byte to the end of its body (then 408). */
+  requestTimeoutMs: number;
+  /** How long a connection may wait for its next request (then it is closed). */
+  idleTimeoutMs: number;
+  /** How often the connections' clocks are checked. */
+  checkIntervalMs: number;
+}
+
+/** Routes an exchange and answers it (never rejects). */
+type Serve = (exchange: Exchange) => Promise<void>;
+
+/**
+ * Puts the proxy's own HTTP/1.1 layer in front of `server`: each new connection is read
+ * here, and the requests of the common, plain shape — `GET` or `POST`, HTTP/1.1, an
+ * origin-form target, each header once, the body framed by `Content-Length` within the
+ * limits — are parsed, routed (`serve`) and answered without `node:http`'s request and
+ * response objects. At the first request of any other shape (chunked bodies, `Expect`,
+ * `Upgrade`, a repeated header, HTTP/1.0, anything malformed, `GET /messages`) the
+ * connection is handed, with every unread byte, to `node:http`'s own connection handler,
+ * which parses and refuses it exactly as it would have. `server` keeps listening, counting
+ * connections (`maxConnections`) and closing (`close`, `closeIdleConnections`,
+ * `closeAllConnections` reach this layer's connections too).
+ *
+ * Does nothing when `server` does not have exactly `node:http`'s one connection listener.
+ */
+export function installHttpFront(server: Server, options: HttpFrontOptions, serve: Serve): void {
+  const listeners = server.listeners('connection');
+  const nodeListener = listeners[0] as ((socket: Socket) => void) | undefined;
+  if (listeners.length !== 1 || typeof nodeListener !== 'function') return;
+  const front = new HttpFront(options, serve, (socket) => nodeListener.call(server, socket));
+  server.removeListener('connection', nodeListener);
+  server.on('connection', (socket: Socket) => front.accept(socket));
+  const closeIdle = server.closeIdleConnections.bind(server);
+  server.closeIdleConnections = () => {
+    closeIdle();
+    front.closeIdle();
+  };
+  const closeAll = server.closeAllConnections.bind(server);
+  server.closeAllConnections = () => {
+    closeAll();
+    front.closeAll();
+  };
+  server.once('close', () => front.stop());
+}
+
+/** A request head of the plain shape. */
+interface Head {
+  method: 'GET' | 'POST';
+  target: string;
+  headers: IncomingHttpHeaders;
+  contentLength: number;
+  /** The client asked to close after this answer (`Connection: close`). */
+  close: boolean;
+}
+
+enum Phase {
+  /** Between requests (or before the first byte of the next). */
+  Idle,
+  /** Reading a request head. */
+  Head,
+  /** Reading a body of known length. */
+  Body,
+  /** The request is being served; further bytes wait. */
+  Busy,
+  /** Closed, or handed to `node:http`. */
+  Gone,
+}
+
+const CR_LF_CR_LF = Buffer.from('\r\n\r\n', 'latin1');
+const GET_PREFIX = Buffer.from('GET /', 'latin1');
+const POST_PREFIX = Buffer.from('POST ', 'latin1');
+/** `GET`/`POST`, an origin-form target of RFC 3986 characters, HTTP/1.1. */
+const requestLine = /^(GET|POST) (\/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*) HTTP\/1\.1$/;
+/** An RFC 9110 token: a field name. */
+const fieldName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A field value's characters (RFC 9110 field-vchar, SP, HTAB, obs-text), as `node:http` allows. */
+const fieldValue = /^[\t\x20-\x7e\x80-\xff]*$/;
+/** Characters that are not ASCII: the head is then written as Latin-1 on its own. */
+const notAscii = /[\u0080-\uffff]/;
+const digits = /^\d{1,15}$/;
+/** Fields whose presence needs `node:http`'s handling. */
+const handedFields = new Set(['transfer-encoding', 'expect', 'upgrade', 'http2-settings']);
+
+/** Parses a head of the plain shape; `undefined` for anything else (`node:http` decides). */
+function parseHead(text: string, maxBodyBytes: number): Head | undefined {
+  const lines = text.split('\r\n');
+  const line = requestLine.exec(lines[0] as string);
+  if (!line) return undefined;
+  const target = line[2] as string;
+  if (target.startsWith('/messages')) return undefined;
+  const headers: IncomingHttpHeaders = {};
+  for (let index = 1; index < lines.length; index++) {
+    const field = lines[index] as string;
+    const colon = field.indexOf(':');
+    if (colon <= 0) return undefined;
+    const name = field.slice(0, colon);
+    if (!fieldName.test(name)) return undefined;
+    const value = field.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
+    if (!fieldValue.test(value)) return undefined;
+    const key = name.toLowerCase();
+    if (Object.hasOwn(headers, key) || handedFields.has(key)) return undefined;
+    headers[key] = value;
+  }
+  let contentLength = 0;
+  const declared = headers['content-length'];
+  if (declared !== undefined) {
+    if (!digits.test(declared)) return undefined;
+    contentLength = Number(declared);
+    if (contentLength > maxBodyBytes) return undefined;
+  }
+  let close = false;
+  const connection = headers.connection;
+  if (connection !== undefined) {
+    const option = connection.toLowerCase();
+    if (option === 'close') close = true;
+    else if (option !== 'keep-alive') return undefined;
+  }
+  return { method: line[1] as Head['method'], target, headers, contentLength, close };
+}
+
+function startsWith(bytes: Buffer, prefix: Buffer): boolean {
+  return bytes.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+}
+
+/** The `Date` header's value, made once a second. */
+let dateSecond = -1;
+let dateText = '';
+function httpDate(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(now).toUTCString();
+  }
+  return dateText;
+}
+
+const statusLines = new Map<number, string>();
+function statusLine(status: number): string {
+  let line = statusLines.get(status);
+  if (line === undefined) {
+    line = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
+    statusLines.set(status, line);
+  }
+  return line;
+}
+
+class HttpFront {
+  readonly options: HttpFrontOptions;
+  readonly serve: Serve;
+  readonly handOff: (socket: Socket) => void;
+  readonly keepAlive: string;
+  readonly #connections = new Set<FrontConnection>();
+  #timer: NodeJS.Timeout | undefined;
+  #closing = false;
+
+  constructor(options: HttpFrontOptions, serve: Serve, handOff: (socket: Socket) => void) {
+    this.options = options;
+    this.serve = serve;
+    this.handOff = handOff;
+    this.keepAlive = `connection: keep-alive\r\nkeep-alive: timeout=${Math.floor(options.idleTimeoutMs / 1000)}\r\n`;
+  }
+
+  accept(socket: Socket): void {
+    if (this.#closing) {
+      socket.destroy();
+      return;
+    }
+    this.#connections.add(new FrontConnection(this, socket));
+    if (this.#timer === undefined) {
+      this.#timer = setInterval(() => this.#check(), this.options.checkIntervalMs);
+      this.#timer.unref();
+    }
+  }
+
+  forget(connection: FrontConnection): void {
+    this.#connections.delete(connection);
+  }
+
+  closeIdle(): void {
+    this.#closing = true;
+    for (const connection of this.#connections) connection.closeWhenIdle();
+  }
+
+  closeAll(): void {
+    this.#closing = true;
+    for (const connection of this.#connections) connection.destroy();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #check(): void {
+    const now = Date.now();
+    const { headersTimeoutMs, requestTimeoutMs, idleTimeoutMs } = this.options;
+    for (const connection of this.#connections) {
+      const waited = now - connection.since;
+      const phase = connection.phase;
+      if (phase === Phase.Idle) {
+        if (waited >= idleTimeoutMs) connection.destroy();
+      } else if (
+        (phase === Phase.Head && waited >= headersTimeoutMs) ||
+        (phase === Phase.Body && waited >= requestTimeoutMs)
+      )
+        connection.timedOut();
+    }
+  }
+}
+
+/** One connection while the front layer reads it. */
+class FrontConnection {
+  readonly front: HttpFront;
+  readonly socket: Socket;
+  phase: Phase = Phase.Head;
+  /** When the current phase's clock started: a request's first byte, or the last answer. */
+  since = Date.now();
+  /** Unread bytes, in arrival order. */
+  #chunks: Buffer[] = [];
+  #length = 0;
+  /** How far the current head has been searched for its end. */
+  #scanned = 0;
+  #head: Head | undefined;
+  #bodyStart = 0;
+  /** Close after the answer in progress (the client half-closed, or the server closes). */
+  #closeAfter = false;
+  readonly #onData = (chunk: Buffer) => this.#received(chunk);
+  readonly #onEnd = () => this.#ended();
+  readonly #onGone = () => this.#gone();
+
+  constructor(front: HttpFront, socket: Socket) {
+    this.front = front;
+    this.socket = socket;
+    socket.on('data', this.#onData);
+    socket.on('end', this.#onEnd);
+    socket.on('error', this.#onGone);
+    socket.on('close', this.#onGone);
+  }
+
+  #received(chunk: Buffer): void {
+    if (this.phase === Phase.Gone) return;
+    this.#chunks.push(chunk);
+    this.#length += chunk.length;
+    if (this.phase === Phase.Idle) this.#startRequest();
+    else if (this.phase === Phase.Busy) {
+      // Bytes sent while a request is served wait; past a whole request's worth, the
+      // socket stops reading until the answer is out.
+      const { maxHeaderBytes, maxBodyBytes } = this.front.options;
+      if (this.#length > maxHeaderBytes + maxBodyBytes) this.socket.pause();
+      return;
+    }
+    this.#advance();
+  }
+
+  #startRequest(): void {
+    this.phase = Phase.Head;
+    this.since = Date.now();
+    this.#scanned = 0;
+  }
+
+  /** Parses as far as the bytes allow; serves a request once it is whole. */
+  #advance(): void {
+    const { maxHeaderBytes, maxBodyBytes } = this.front.options;
+    if (this.phase === Phase.Head) {
+      if (this.#length < 5) return;
+      const bytes = this.#flatten();
+      if (!startsWith(bytes, GET_PREFIX) && !startsWith(bytes, POST_PREFIX)) {
+        this.#handOff();
+        return;
+      }
+      const end = bytes.indexOf(CR_LF_CR_LF, Math.max(0, this.#scanned - 3));
+      if (end === -1) {
+        this.#scanned = bytes.length;
+        if (bytes.length > maxHeaderBytes) this.#handOff();
+        return;
+      }
+      const head =
+        end + 4 <= maxHeaderBytes
+          ? parseHead(bytes.toString('latin1', 0, end), maxBodyBytes)
+          : undefined;
+      if (head === undefined) {
+        this.#handOff();
+        return;
+      }
+      this.#head = head;
+      this.#bodyStart = end + 4;
+      this.phase = Phase.Body;
+    }
+    if (this.phase === Phase.Body) {
+      const head = this.#head as Head;
+      const end = this.#bodyStart + head.contentLength;
+      if (this.#length < end) return;
+      const bytes = this.#flatten();
+      const body = bytes.subarray(this.#bodyStart, end);
+      if (end === bytes.length) {
+        this.#chunks = [];
+        this.#length = 0;
+      } else {
+        this.#chunks = [bytes.subarray(end)];
+        this.#length = bytes.length - end;
+      }
+      this.#head = undefined;
+      this.phase = Phase.Busy;
+      const exchange = new FrontExchange(this, head, body);
+      void this.front.serve(exchange).then(() => {
+        if (!exchange.answered) this.destroy();
+      });
+    }
+  }
+
+  #flatten(): Buffer {
+    if (this.#chunks.length === 1) return this.#chunks[0] as Buffer;
+    const bytes = Buffer.concat(this.#chunks, this.#length);
+    this.#chunks = [bytes];
+    return bytes;
+  }
+
+  /** Writes an answer, then reads on (or closes). */
+  answer(head: string, text: string, close: boolean): void {
+    if (this.phase !== Phase.Busy) return;
+    const socket = this.socket;
+    if (notAscii.test(head)) {
+      socket.cork();
+      socket.write(head, 'latin1');
+      socket.write(text, 'utf8');
+      socket.uncork();
+    } else socket.write(head + text, 'utf8');
+    if (close || this.#closeAfter) {
+      this.phase = Phase.Gone;
+      this.front.forget(this);
+      socket.end();
+      return;
+    }
+    this.phase = Phase.Idle;
+    this.since = Date.now();
+    if (socket.writableNeedDrain) socket.once('drain', () => this.#readOn());
+    else this.#readOn();
+  }
+
+  /** True when the answer being written must close the connection. */
+  get closing(): boolean {
+    return this.#closeAfter;
+  }
+
+  #readOn(): void {
+    if (this.phase !== Phase.Idle) return;
+    if (this.socket.isPaused()) this.socket.resume();
+    if (this.#length > 0) {
+      this.#startRequest();
+      this.#advance();
+    }
+  }
+
+  #ended(): void {
+    // The client half-closed: a request being served is still answered; a partial one is
+    // refused as node:http refuses it; an idle connection is closed.
+    if (this.phase === Phase.Busy) this.#closeAfter = true;
+    else if (this.phase === Phase.Head || this.phase === Phase.Body) {
+      if (this.#length === 0) this.destroy();
+      else this.#refuse('HPE_INVALID_EOF_STATE');
+    } else if (this.phase === Phase.Idle) this.destroy();
+  }
+
+  /** The head or body did not arrive in time: 408, then close. */
+  timedOut(): void {
+    this.#refuse('ERR_HTTP_REQUEST_TIMEOUT');
+  }
+
+  #refuse(code: string): void {
+    this.phase = Phase.Gone;
+    this.front.forget(this);
+    this.#detach();
+    this.socket.on('error', () => {});
+    answerClientError(Object.assign(new Error(code), { code }), this.socket);
+  }
+
+  closeWhenIdle(): void {
+    if (this.phase === Phase.Busy) this.#closeAfter = true;
+    else if (this.phase === Phase.Idle || this.#length === 0) this.destroy();
+  }
+
+  destroy(): void {
+    this.phase = Phase.Gone;
+    this.front.forget(this);
+    this.socket.destroy();
+  }
+
+  #gone(): void {
+    this.phase = Phase.Gone;
+    this.front.forget(this);
+  }
+
+  #detach(): void {
+    const socket = this.socket;
+    socket.off('data', this.#onData);
+    socket.off('end', this.#onEnd);
+    socket.off('error', this.#onGone);
+    socket.off('close', this.#onGone);
+  }
+
+  /** Gives the connection, and every byte not yet read, to `node:http`. */
+  #handOff(): void {
+    const rest = this.#length > 0 ? this.#flatten() : undefined;
+    this.phase = Phase.Gone;
+    this.front.forget(this);
+    this.#detach();
+    this.#chunks = [];
+    this.#length = 0;
+    if (rest) this.socket.unshift(rest);
+    this.front.handOff(this.socket);
+    if (this.socket.isPaused()) this.socket.resume();
+  }
+}
+
+/** A request the front layer read, with its whole body. */
+class FrontExchange implements Exchange {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: IncomingHttpHeaders;
+  answered = false;
+  readonly #connection: FrontConnection;
+  readonly #close: boolean;
+  #body: Buffer | undefined;
+
+  constructor(connection: FrontConnection, head: Head, body: Buffer) {
+    this.#connection = connection;
+    this.method = head.method;
+    this.target = head.target;
+    this.headers = head.headers;
+    this.#close = head.close;
+    this.#body = body;
+  }
+
+  body(limit: number): Promise<BodyResult> {
+    const bytes = this.#body;
+    this.#body = undefined;
+    if (bytes === undefined || bytes.length === 0) return Promise.resolve({ ok: true, text: '' });
+    if (bytes.length > limit) return Promise.resolve(bodyTooLarge(`${bytes.length} bytes`, limit));
+    return Promise.resolve(bodyText(bytes));
+  }
+
+  send(status: number, text: string, headers: AnswerHeaders): void {
+    if (this.answered) throw new InternalError({ message: 'The proxy answered one request twice' });
+    let head = statusLine(status);
+    let close = this.#close || this.#connection.closing;
+    for (const name in headers) {
+      const value = headers[name] as string;
+      if (!fieldValue.test(value))
+        throw new InternalError({ message: `Invalid character in the answer's ${name} header` });
+      if (name === 'connection') {
+        if (value.toLowerCase() === 'close') close = true;
+        continue;
+      }
+      head += `${name}: ${value}\r\n`;
+    }
+    head += `content-length: ${Buffer.byteLength(text)}\r\ndate: ${httpDate()}\r\n`;
+    head += close ? 'connection: close\r\n\r\n' : `${this.#connection.front.keepAlive}\r\n`;
+    this.answered = true;
+    this.#connection.answer(head, text, close);
+  }
+
+  abort(): void {
+    this.answered = true;
+    this.#connection.destroy();
+  }
+}
