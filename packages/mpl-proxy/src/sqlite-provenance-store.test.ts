@@ -80,39 +80,27 @@ describe('SqliteProvenanceStore', () => {
     database.close();
   });
 
-  it('after a failed commit, commits nothing linked on it, and links what follows on what is stored', async () => {
+  it('after a failed commit, stores nothing of its batch, and links what follows on what is stored', async () => {
     const { dataDir, store } = await tutorialStore();
     // A second writer extends the chain behind the first store's back: the first store's
-    // next entry (linked on its cached head) collides with it and its commit fails.
+    // next batch (linked on its cached head) collides with it and its commit fails whole.
     const other = SqliteProvenanceStore.open({ dataDir });
     const intruder = await other.append(
       record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'from elsewhere' }),
     );
     expect(intruder.seq).toBe(5);
     await other.close();
-    // Another connection holds the write lock, so the first batch waits in the writer
-    // while the second, linked on it, is sent behind it.
-    const lock = new Database(join(dataDir, 'provenance.db'));
-    lock.exec('BEGIN IMMEDIATE');
     const settle = (promise: Promise<{ seq: number }>) =>
       promise.then(
         (entry) => ({ ok: true, seq: entry.seq }),
         (error: Error) => ({ ok: false, message: error.message }),
       );
-    const first = settle(
-      store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'first' })),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const second = settle(
-      store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'second' })),
-    );
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    lock.exec('ROLLBACK');
-    lock.close();
-    expect(await first).toMatchObject({ ok: false, message: /UNIQUE/ });
-    // Refused by the writer as linked on a failed batch (or, on a machine too slow to have
-    // handed the first batch to the writer yet, failed in the same transaction).
-    expect(await second).toMatchObject({ ok: false, message: /earlier batch|UNIQUE/ });
+    const [first, second] = await Promise.all([
+      settle(store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'first' }))),
+      settle(store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'second' }))),
+    ]);
+    expect(first).toMatchObject({ ok: false, message: /UNIQUE/ });
+    expect(second).toMatchObject({ ok: false, message: /UNIQUE/ });
     // What comes next is linked on what is stored: the intruder's entry.
     const third = await store.append(
       record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'third' }),
@@ -122,6 +110,59 @@ describe('SqliteProvenanceStore', () => {
     expect(chain.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(verifyChain(chain)).toMatchObject({ valid: true });
     await store.close();
+  });
+
+  it('while another connection holds the write lock, waits without blocking, then commits on what is stored', async () => {
+    const { dataDir, store } = await tutorialStore();
+    const lock = new Database(join(dataDir, 'provenance.db'));
+    lock.exec('BEGIN IMMEDIATE');
+    const appended = Promise.all([
+      store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'first' })),
+      store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'second' })),
+    ]);
+    let answered = false;
+    void appended.then(() => {
+      answered = true;
+    });
+    // The event loop keeps turning while the commit waits for the lock: ten timer turns pass.
+    for (let turn = 0; turn < 10; turn++) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(answered).toBe(false);
+    // Another writer's entry lands before the lock is released; the waiting batch is
+    // linked on it.
+    lock
+      .prepare(
+        `INSERT INTO provenance_entries (plan_key, plan_id, seq, stype, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, payload)
+         SELECT plan_key, plan_id, 5, stype, sem_hash, sem_hash, entry_hash, timestamp, qom_profile, qom_passed, payload
+         FROM provenance_entries WHERE plan_key = ? AND seq = 4`,
+      )
+      .run(planId);
+    lock.exec('COMMIT');
+    lock.close();
+    const [first, second] = await appended;
+    expect([first.seq, second.seq]).toEqual([6, 7]);
+    const chain = await store.chain(planId);
+    expect(chain.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(first.parent_hash).toBe(chain[4]?.sem_hash);
+    await store.close();
+  });
+
+  it('with synchronous: normal, acknowledges each commit without a sync and persists', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'mpl-sqlite-'));
+    const store = SqliteProvenanceStore.open({ dataDir, synchronous: 'normal' });
+    const entries = await Promise.all(
+      Array.from({ length: 50 }, (_, index) =>
+        store.append(record('ai.agent.Reasoning.v1', { ...reasoning, thought: `step ${index}` })),
+      ),
+    );
+    expect(entries.map((entry) => entry.seq)).toEqual(
+      Array.from({ length: 50 }, (_, index) => index + 1),
+    );
+    await store.close();
+    const reopened = SqliteProvenanceStore.open({ dataDir, readOnly: true });
+    const chain = await reopened.chain(planId, { payloads: true });
+    expect(chain).toHaveLength(50);
+    expect(verifyChain(chain)).toMatchObject({ valid: true });
+    await reopened.close();
   });
 
   it('refuses appends after close', async () => {

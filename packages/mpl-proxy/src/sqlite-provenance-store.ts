@@ -10,7 +10,7 @@ import {
 } from '@mtpx/mpl';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
 import Database from 'better-sqlite3';
-import { type EntryRow, SqliteWriter } from './sqlite-writer';
+import { WalSync } from './wal-sync';
 
 /** Options of {@link SqliteProvenanceStore}. */
 export interface SqliteProvenanceStoreOptions {
@@ -25,8 +25,10 @@ export interface SqliteProvenanceStoreOptions {
   /** Algorithm of `entry_hash` (default `sha256`). */
   algorithm?: HashAlgorithm;
   /**
-   * `full` (default) syncs the write-ahead log on every commit, so an acknowledged entry
-   * survives a power loss; `normal` survives a crashed or killed process only.
+   * When an append resolves. `full` (default): once the write-ahead log holding its commit
+   * is synced to disk (`fdatasync`), so an acknowledged entry survives a power loss.
+   * `normal`: once it is committed to the log, which survives a crashed or killed process
+   * (`kill -9`), not a power loss.
    */
   synchronous?: 'full' | 'normal';
 }
@@ -37,21 +39,57 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** A row as read back: the writer's row without its key, the payload only when asked for. */
+/** One row of `provenance_entries`, as inserted. */
+interface EntryRow {
+  plan_key: string;
+  plan_id: string | null;
+  seq: number;
+  stype: string;
+  method: string | null;
+  invocation_id: string | null;
+  sem_hash: string;
+  parent_hash: string | null;
+  entry_hash: string;
+  timestamp: string;
+  qom_profile: string;
+  qom_passed: number;
+  validated: number | null;
+  payload: string;
+}
+
+/** A row as read back: the inserted row without its key, the payload only when asked for. */
 type Row = Omit<EntryRow, 'plan_key' | 'payload'> & { payload?: string };
 
 const columns =
   'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, validated';
 
+const insertEntry = `INSERT INTO provenance_entries (plan_key, plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, validated, payload)
+  VALUES (@plan_key, @plan_id, @seq, @stype, @method, @invocation_id, @sem_hash, @parent_hash, @entry_hash, @timestamp, @qom_profile, @qom_passed, @validated, @payload)`;
+
+/** How long appends keep retrying while another connection holds the write lock. */
+const lockWaitMs = 5_000;
+
+function isLockError(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    typeof code === 'string' && (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED'))
+  );
+}
+
 /**
  * A durable {@link ProvenanceStore} in SQLite (`<dataDir>/provenance.db`, WAL mode).
- * Appends are linked on the calling thread (each plan's head is kept in memory) and
- * committed by a writer thread (group commit): the appends of one event-loop turn go to the
- * writer as one batch at once, and all the batches that arrive while it syncs share its
- * next transaction. Each `append` resolves only after its transaction has committed, so a
- * caller that answers after `await append(…)` never acknowledges an entry a crash could
- * lose. Batches commit in order, and a failed one takes the batches linked on it down
- * with it (none is committed), so chains stay consistent whatever the concurrency.
+ * The appends of one event-loop turn are linked (each plan's head is kept in memory) and
+ * committed together in one transaction, written to the write-ahead log at once; each
+ * `append` resolves only once its entry is as durable as `synchronous` promises:
+ *
+ * - `full` (default): after an `fdatasync` of the log that began after the commit
+ *   ({@link WalSync}, group commit: one sync serves every commit made while the previous one
+ *   ran, and the event loop never waits for the disk). Survives a power loss.
+ * - `normal`: right after the commit, which the log holds: survives `kill -9` (the kernel
+ *   has the pages), not a power loss.
+ *
+ * A commit that another connection's write lock holds up is retried (for up to 5 s) without
+ * blocking; a failed one rejects its batch, and what follows is linked on what is stored.
  *
  * @example
  * ```ts
@@ -64,39 +102,52 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   /** The database file. */
   readonly path: string;
   readonly #database: Database.Database;
-  /** Absent for a read-only store. */
-  readonly #writer: SqliteWriter | undefined;
+  readonly #readOnly: boolean;
   readonly #algorithm: HashAlgorithm;
+  /** Absent for `synchronous: 'normal'` and for a read-only store. */
+  readonly #walSync: WalSync | undefined;
+  readonly #commit: ((rows: EntryRow[]) => void) | undefined;
   readonly #head: Database.Statement<[string], Pick<Row, 'seq' | 'sem_hash' | 'entry_hash'>>;
   readonly #planOfInvocation: Database.Statement<[string], { plan_id: string }>;
   readonly #chain: Database.Statement<[string], Row>;
   readonly #chainWithPayloads: Database.Statement<[string], Row>;
   readonly #planIds: Database.Statement<[], { plan_id: string }>;
-  /** The last committed (or in-flight) entry of each plan touched: no query per append. */
+  /** The last committed entry of each plan touched: no query per append. */
   readonly #heads = new Map<string, Pick<ProvenanceEntry, 'seq' | 'sem_hash' | 'entry_hash'>>();
-  /** Invocations linked to a plan, including entries still in flight. */
+  /** Invocations linked to a plan. */
   readonly #invocations = new Map<string, string>();
   #queue: Pending[] = [];
   #scheduled = false;
-  /** Batches sent to the writer and not yet settled. */
-  readonly #inFlight = new Set<Promise<void>>();
-  /** The chain state batches are linked on; a failed commit starts the next one. */
-  #epoch = 0;
+  /** Set while a commit waits for another connection's write lock. */
+  #lockedSince: number | undefined;
+  #retry: NodeJS.Timeout | undefined;
+  /** Commits waiting for their sync. */
+  readonly #syncing = new Set<Promise<void>>();
   #closed = false;
 
   private constructor(options: SqliteProvenanceStoreOptions) {
     const readOnly = options.readOnly === true;
+    this.#readOnly = readOnly;
     if (!readOnly) mkdirSync(options.dataDir, { recursive: true });
     this.path = join(options.dataDir, 'provenance.db');
     this.#algorithm = options.algorithm ?? 'sha256';
-    const synchronous = options.synchronous === 'normal' ? 'NORMAL' : 'FULL';
     const database = new Database(
       this.path,
       readOnly ? { readonly: true, fileMustExist: true } : undefined,
     );
     this.#database = database;
-    database.pragma('busy_timeout = 5000');
-    if (!readOnly) this.#createSchema(synchronous);
+    if (readOnly) database.pragma('busy_timeout = 5000');
+    else {
+      this.#createSchema();
+      // The event loop never waits for a lock: a busy commit is retried from a timer.
+      database.pragma('busy_timeout = 0');
+      const insert = database.prepare<EntryRow>(insertEntry);
+      const commit = database.transaction((rows: EntryRow[]) => {
+        for (const row of rows) insert.run(row);
+      });
+      this.#commit = (rows) => commit.immediate(rows);
+      if (options.synchronous !== 'normal') this.#walSync = new WalSync(`${this.path}-wal`);
+    }
     this.#head = database.prepare(
       'SELECT seq, sem_hash, entry_hash FROM provenance_entries WHERE plan_key = ? ORDER BY seq DESC LIMIT 1',
     );
@@ -112,14 +163,17 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     this.#planIds = database.prepare(
       'SELECT DISTINCT plan_id FROM provenance_entries WHERE plan_id IS NOT NULL ORDER BY plan_id',
     );
-    this.#writer = readOnly ? undefined : new SqliteWriter(this.path, synchronous);
   }
 
-  /** The table and index, and the journal settings a writer needs. */
-  #createSchema(synchronous: 'NORMAL' | 'FULL'): void {
+  /**
+   * The table and index, in WAL mode. Commits run with `synchronous = NORMAL` (written to the
+   * log, synced at checkpoints); `full` adds its own sync of the log per group of commits.
+   */
+  #createSchema(): void {
     const database = this.#database;
+    database.pragma('busy_timeout = 5000');
     database.pragma('journal_mode = WAL');
-    database.pragma(`synchronous = ${synchronous}`);
+    database.pragma('synchronous = NORMAL');
     database.exec(`
       CREATE TABLE IF NOT EXISTS provenance_entries (
         id INTEGER PRIMARY KEY,
@@ -156,13 +210,13 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   append(record: ProvenanceRecord): Promise<ProvenanceEntry> {
     if (this.#closed)
       return Promise.reject(new InternalError({ message: 'The provenance store is closed' }));
-    if (this.#writer === undefined)
+    if (this.#readOnly)
       return Promise.reject(
         new InternalError({ message: 'The provenance store was opened read-only' }),
       );
     return new Promise((resolve, reject) => {
       this.#queue.push({ record, resolve, reject });
-      if (!this.#scheduled) {
+      if (!this.#scheduled && this.#retry === undefined) {
         this.#scheduled = true;
         setImmediate(() => this.#dispatch());
       }
@@ -181,22 +235,27 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     return this.#planIds.all().map((row) => row.plan_id);
   }
 
-  /** Commits what is queued, then closes the database. */
+  /** Commits what is queued, waits for its sync, then closes the database. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    this.#dispatch();
-    while (this.#inFlight.size > 0) await Promise.all(this.#inFlight);
-    await this.#writer?.close();
+    while (this.#queue.length > 0 || this.#retry !== undefined) {
+      if (this.#retry !== undefined) await new Promise((resolve) => setTimeout(resolve, 5));
+      else this.#dispatch();
+    }
+    while (this.#syncing.size > 0) await Promise.allSettled([...this.#syncing]);
+    await this.#walSync?.close();
     this.#database.close();
   }
 
   /**
-   * Links the queued records and hands them to the writer as one batch, at once: the writer
-   * folds the batches that arrive while it syncs into its next transaction.
+   * Links the queued records and commits them in one transaction; each resolves once the
+   * commit is durable. A commit another connection's lock holds up is tried again shortly,
+   * the records linked anew on what is stored then.
    */
   #dispatch(): void {
     this.#scheduled = false;
+    this.#retry = undefined;
     const batch = this.#queue;
     if (batch.length === 0) return;
     this.#queue = [];
@@ -216,25 +275,43 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       }
     }
     if (rows.length === 0) return;
-    const epoch = this.#epoch;
-    const settled = (this.#writer as SqliteWriter).commit(rows, epoch).then((outcome) => {
-      this.#inFlight.delete(settled);
-      if (outcome.ok) for (const { pending, entry } of linked) pending.resolve(entry);
-      else {
-        // Nothing of the batch is stored, nor of the batches linked on it: forget the heads
-        // they advanced, and link what comes next on what is committed.
-        if (epoch === this.#epoch) {
-          this.#epoch += 1;
-          this.#heads.clear();
-          this.#invocations.clear();
-        }
-        const error = new InternalError({
-          message: `Could not commit provenance entries: ${outcome.message}`,
-        });
-        for (const { pending } of linked) pending.reject(error);
+    try {
+      (this.#commit as (rows: EntryRow[]) => void)(rows);
+    } catch (error) {
+      // Nothing of the batch is stored: forget the heads it advanced.
+      this.#heads.clear();
+      this.#invocations.clear();
+      const now = Date.now();
+      this.#lockedSince ??= now;
+      if (isLockError(error) && now - this.#lockedSince < lockWaitMs) {
+        this.#queue = [...linked.map(({ pending }) => pending), ...this.#queue];
+        const waited = now - this.#lockedSince;
+        this.#retry = setTimeout(() => this.#dispatch(), Math.min(50, 1 + waited / 4));
+        return;
       }
-    });
-    this.#inFlight.add(settled);
+      this.#lockedSince = undefined;
+      const failure = new InternalError({
+        message: `Could not commit provenance entries: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      });
+      for (const { pending } of linked) pending.reject(failure);
+      return;
+    }
+    this.#lockedSince = undefined;
+    if (this.#walSync === undefined) {
+      for (const { pending, entry } of linked) pending.resolve(entry);
+      return;
+    }
+    const synced = this.#walSync.durable().then(
+      () => {
+        for (const { pending, entry } of linked) pending.resolve(entry);
+      },
+      (error: unknown) => {
+        for (const { pending } of linked) pending.reject(error);
+      },
+    );
+    this.#syncing.add(synced);
+    void synced.then(() => this.#syncing.delete(synced));
   }
 
   #link(record: ProvenanceRecord): { entry: ProvenanceEntry; row: EntryRow } {
