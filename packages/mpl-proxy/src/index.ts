@@ -20,3 +20,4 @@ export {
   type SqliteProvenanceStoreOptions,
 } from './sqlite-provenance-store';
 export { VERSION } from './version';
+export type { LogSyncStats } from './wal-sync';

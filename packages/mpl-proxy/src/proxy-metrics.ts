@@ -11,7 +11,6 @@ function seriesKey(labels: Labels): string {
     .join(',');
 }
 
-/** The series key of `labels`, remembered by their raw names and values (no sort, no escaping). */
 /**
  * The series key of `labels`, found by walking maps by each label's name, then value (so
  * the calls made on every request build no string); computed and kept the first time.

@@ -72,6 +72,15 @@ describe('SqliteProvenanceStore', () => {
     await reopened.close();
   });
 
+  it('with synchronous: full (the default), acknowledges a turn’s commit after one sync of the log', async () => {
+    const { store } = await tutorialStore();
+    // The four appends of one turn: one transaction, one fdatasync of the log.
+    expect(store.logSyncStats).toMatchObject({ syncs: 1, commits: 1 });
+    await store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'next' }));
+    expect(store.logSyncStats).toMatchObject({ syncs: 2, commits: 2 });
+    await store.close();
+  });
+
   it('uses WAL mode', async () => {
     const { dataDir, store } = await tutorialStore();
     await store.close();
@@ -149,6 +158,7 @@ describe('SqliteProvenanceStore', () => {
   it('with synchronous: normal, acknowledges each commit without a sync and persists', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'mpl-sqlite-'));
     const store = SqliteProvenanceStore.open({ dataDir, synchronous: 'normal' });
+    expect(store.logSyncStats).toBeUndefined();
     const entries = await Promise.all(
       Array.from({ length: 50 }, (_, index) =>
         store.append(record('ai.agent.Reasoning.v1', { ...reasoning, thought: `step ${index}` })),

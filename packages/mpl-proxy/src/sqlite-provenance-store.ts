@@ -10,7 +10,7 @@ import {
 } from '@mtpx/mpl';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
 import Database from 'better-sqlite3';
-import { WalSync } from './wal-sync';
+import { type LogSyncStats, WalSync } from './wal-sync';
 
 /** Options of {@link SqliteProvenanceStore}. */
 export interface SqliteProvenanceStoreOptions {
@@ -221,6 +221,15 @@ export class SqliteProvenanceStore implements ProvenanceStore {
         setImmediate(() => this.#dispatch());
       }
     });
+  }
+
+  /**
+   * With `synchronous: 'full'`, how many `fdatasync`s of the write-ahead log have run, for
+   * how many commits, and their total time: what each acknowledgement waits for. `undefined`
+   * with `'normal'` and for a read-only store.
+   */
+  get logSyncStats(): LogSyncStats | undefined {
+    return this.#walSync?.stats;
   }
 
   async chain(

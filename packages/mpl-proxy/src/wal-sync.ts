@@ -7,6 +7,16 @@ interface Waiter {
   reject: (error: unknown) => void;
 }
 
+/** What the syncs of a log have cost so far. */
+export interface LogSyncStats {
+  /** `fdatasync` calls completed. */
+  syncs: number;
+  /** Commits they made durable (each sync serves every commit made while the last one ran). */
+  commits: number;
+  /** Their total duration, in seconds. */
+  seconds: number;
+}
+
 /**
  * Group commit for a SQLite write-ahead log. SQLite commits with `synchronous=NORMAL`, so a
  * commit is written to the log (where a killed process cannot lose it) but not yet synced;
@@ -29,6 +39,7 @@ export class WalSync {
   #running = false;
   #failure: InternalError | undefined;
   #idle: Array<() => void> = [];
+  readonly #stats: LogSyncStats = { syncs: 0, commits: 0, seconds: 0 };
 
   constructor(walPath: string) {
     this.path = walPath;
@@ -41,6 +52,11 @@ export class WalSync {
       this.#waiting.push({ resolve, reject });
       if (!this.#running) this.#run();
     });
+  }
+
+  /** How many syncs ran, for how many commits, and how long they took. */
+  get stats(): LogSyncStats {
+    return { ...this.#stats };
   }
 
   /** Waits for the syncs under way, then closes the log's descriptor. */
@@ -61,10 +77,16 @@ export class WalSync {
       return;
     }
     this.#running = true;
+    const started = performance.now();
     fdatasync(fd, (error) => {
       this.#running = false;
       if (error) this.#fail(error, batch);
-      else for (const waiter of batch) waiter.resolve();
+      else {
+        this.#stats.syncs += 1;
+        this.#stats.commits += batch.length;
+        this.#stats.seconds += (performance.now() - started) / 1000;
+        for (const waiter of batch) waiter.resolve();
+      }
       if (this.#waiting.length > 0 && !this.#failure) this.#run();
       else {
         const idle = this.#idle;

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { InMemoryProvenanceStore } from '@mtpx/mpl';
-import { startProxy } from '@mtpx/mpl-proxy';
+import { type RunningProxy, type SqliteProvenanceStore, startProxy } from '@mtpx/mpl-proxy';
 import { safeParseJson } from '@mtpx/protocol';
 import type { BenchConfig } from '../config';
 import { LoadProcess } from '../load/load-client';
@@ -31,16 +31,17 @@ function latencyDetails(reports: readonly LoadReport[]): Record<string, number> 
 }
 
 /**
- * The median time of one `fdatasync` of a freshly written 4 KiB block in `folder`, in ms:
- * the floor under the latency of an answer that waits for its entry to be on disk.
+ * The median time of one `fdatasync` after appending 12 KiB (a commit's pages) to a file
+ * in `folder`, on an otherwise idle process, in ms: the disk's own floor under an answer
+ * that waits for its entry to be on disk.
  */
-function diskSyncMs(folder: string, samples: number): number {
+function idleSyncMs(folder: string, samples: number): number {
   const fd = openSync(join(folder, 'sync-probe'), 'w');
-  const block = Buffer.alloc(4096, 1);
+  const block = Buffer.alloc(3 * 4096, 1);
   const times: number[] = [];
   try {
     for (let index = 0; index < samples; index++) {
-      writeSync(fd, block, 0, block.length, (index % 16) * block.length);
+      writeSync(fd, block, 0, block.length, index * block.length);
       const started = performance.now();
       fdatasyncSync(fd);
       times.push(performance.now() - started);
@@ -105,7 +106,8 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     await load(`${normalProxy.url}/call`, warmUpSeconds);
     await load(`${memoryProxy.url}/call`, warmUpSeconds);
     await load(bare.url, warmUpSeconds);
-    const syncMs = diskSyncMs(dataDir, config.mode === 'full' ? 200 : 10);
+    const idleSync = idleSyncMs(dataDir, config.mode === 'full' ? 200 : 10);
+    const syncsBefore = logSyncs(proxy);
     const reports = await interleave(repetitions, [
       ['proxy', () => load(`${proxy.url}/call`, durationSeconds)],
       ['normal', () => load(`${normalProxy.url}/call`, durationSeconds)],
@@ -113,6 +115,7 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       ['bare', () => load(bare.url, durationSeconds)],
     ] as const);
     const rate = (report: LoadReport) => report.requestsPerSecond;
+    const syncs = difference(logSyncs(proxy), syncsBefore);
     // The latency a user sees when the durable proxy is not saturated: half the rate it
     // reached, offered evenly over the same connections.
     const halfRate = Math.max(1, Math.round(summarize(reports.proxy.map(rate)).median / 2));
@@ -144,14 +147,17 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       details: latencyDetails(runs),
       note,
     });
-    // Each answer waits for a sync of the log, so `connections` callers can be answered at
-    // most `connections` times per sync: the ceiling the disk sets on the full line.
-    const syncCeiling = connections / (syncMs / 1000);
+    // Each answer of the full proxy waits for a sync of the log, so `connections` callers can
+    // be answered at most `connections` times per sync: the ceiling the disk sets, at the
+    // sync time measured under this load.
+    const syncMs = syncs.syncs === 0 ? 0 : (syncs.seconds * 1000) / syncs.syncs;
+    const syncCeiling = syncMs === 0 ? 0 : connections / (syncMs / 1000);
+    const entriesPerSync = syncs.syncs === 0 ? 0 : syncs.entries / syncs.syncs;
     const lines = [
       line(
         'MPL proxy (qom-basic, SQLite provenance, synchronous=full: survives a power loss)',
         reports.proxy,
-        `${latencyNote(reports.proxy)} · every answered call in the verified chain · this disk's fdatasync: ${formatNumber(syncMs)} ms, so at most ${formatNumber(syncCeiling)} req/s over ${connections} connections`,
+        `${latencyNote(reports.proxy)} · every answered call in the verified chain · each fdatasync of the log took ${formatNumber(syncMs)} ms under this load (${formatNumber(idleSync)} ms idle) and carried ${formatNumber(entriesPerSync)} entries: at most ${formatNumber(syncCeiling)} req/s over ${connections} connections`,
       ),
       line(
         'MPL proxy (SQLite provenance, synchronous=normal: survives kill -9)',
@@ -187,6 +193,28 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     await memoryProxy.close();
     await rm(dataDir, { recursive: true, force: true });
   }
+}
+
+/** The full proxy's log syncs so far, and the entries (2xx answers) they covered. */
+function logSyncs(proxy: RunningProxy): { syncs: number; seconds: number; entries: number } {
+  const stats = (proxy.store as SqliteProvenanceStore).logSyncStats;
+  if (!stats) throw new Error('proxy row: the full proxy keeps no log sync statistics');
+  return {
+    syncs: stats.syncs,
+    seconds: stats.seconds,
+    entries: proxy.metrics.provenanceEntries.value(),
+  };
+}
+
+function difference(
+  after: ReturnType<typeof logSyncs>,
+  before: ReturnType<typeof logSyncs>,
+): ReturnType<typeof logSyncs> {
+  return {
+    syncs: after.syncs - before.syncs,
+    seconds: after.seconds - before.seconds,
+    entries: after.entries - before.entries,
+  };
 }
 
 /** Every call the proxy answered 2xx (the warm-up's included) must be in its verified chain. */
