@@ -318,9 +318,12 @@ class FrontConnection {
       this.#head = undefined;
       this.phase = Phase.Busy;
       const exchange = new FrontExchange(this, head, body);
-      void this.front.serve(exchange).then(() => {
-        if (!exchange.answered) this.destroy();
-      });
+      void this.front.serve(exchange).then(
+        () => {
+          if (!exchange.answered) this.destroy();
+        },
+        () => this.destroy(),
+      );
     }
   }
 

@@ -331,8 +331,12 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
             });
         metrics.requests.inc({ route: routeLabel(exchange.target), status: String(status) });
         metrics.errors.inc({ code: typed.code });
-        if (!exchange.answered) sendError(exchange, status, typed);
-        else exchange.abort();
+        try {
+          if (!exchange.answered) sendError(exchange, status, typed);
+          else exchange.abort();
+        } catch {
+          exchange.abort();
+        }
       },
     );
 

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { open } from './raw-http';
+import { open, rawRequest } from './raw-http';
 
 /** One HTTP/1.x response read off a raw connection. */
 export interface RawResponse {
@@ -217,15 +217,7 @@ export function keepAliveRequest(
   headers: Record<string, string>,
   body: string | Buffer = '',
 ): Buffer {
-  const lines = [`${method} ${target} HTTP/1.1`];
-  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-  const bodyBytes = typeof body === 'string' ? Buffer.from(body) : body;
-  if (
-    body.length > 0 &&
-    !Object.keys(headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name))
-  )
-    lines.push(`Content-Length: ${bodyBytes.length}`);
-  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bodyBytes]);
+  return rawRequest(method, target, headers, body, { keepAlive: true });
 }
 
 /** A body in `Transfer-Encoding: chunked` framing, split into the given pieces. */
