@@ -1,3 +1,5 @@
+import type { LogSyncStats } from './wal-sync';
+
 /** Labels of one Prometheus series. */
 type Labels = Record<string, string>;
 
@@ -100,8 +102,12 @@ export class ProxyMetrics {
   );
   readonly #startedAt = Date.now();
 
-  /** Prometheus text exposition format. */
-  render(subscribers: number): string {
+  /**
+   * Prometheus text exposition format. `logSyncs`, from a store that syncs its log before
+   * answering (`SqliteProvenanceStore.logSyncStats`), adds the syncs' count, the commits
+   * they served and their total time: what every acknowledgement waits for.
+   */
+  render(subscribers: number, logSyncs?: LogSyncStats): string {
     const passed = this.schemaValidations.value({ result: 'pass' });
     const failed = this.schemaValidations.value({ result: 'fail' });
     const gauges = [
@@ -115,6 +121,18 @@ export class ProxyMetrics {
       '# TYPE mpl_uptime_seconds gauge',
       `mpl_uptime_seconds ${(Date.now() - this.#startedAt) / 1000}`,
     ];
+    if (logSyncs)
+      gauges.push(
+        '# HELP mpl_provenance_log_syncs_total Syncs of the provenance log to disk (fdatasync)',
+        '# TYPE mpl_provenance_log_syncs_total counter',
+        `mpl_provenance_log_syncs_total ${logSyncs.syncs}`,
+        '# HELP mpl_provenance_log_synced_commits_total Commits those syncs made durable',
+        '# TYPE mpl_provenance_log_synced_commits_total counter',
+        `mpl_provenance_log_synced_commits_total ${logSyncs.commits}`,
+        '# HELP mpl_provenance_log_sync_seconds_total Time spent syncing the provenance log',
+        '# TYPE mpl_provenance_log_sync_seconds_total counter',
+        `mpl_provenance_log_sync_seconds_total ${logSyncs.seconds}`,
+      );
     return `${[
       this.requests,
       this.schemaValidations,

@@ -350,6 +350,27 @@ describe('the other routes', () => {
     expect(text).toMatch(/mpl_provenance_entries_total \d+/);
   });
 
+  it('GET /metrics counts the syncs of a SQLite log that answers after syncing, and only then', async () => {
+    const durable = await startProxy({
+      port: 0,
+      dataDir: await mkdtemp(join(tmpdir(), 'mpl-metrics-')),
+    });
+    started.push(durable);
+    const answer = await post(
+      `${durable.url}/call`,
+      { method: 'agent.plan', payload: taskPlan },
+      plan(),
+    );
+    expect(answer.status).toBe(200);
+    const text = await (await fetch(`${durable.url}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]);
+    expect(value('mpl_provenance_log_syncs_total')).toBeGreaterThanOrEqual(1);
+    expect(value('mpl_provenance_log_synced_commits_total')).toBeGreaterThanOrEqual(1);
+    expect(value('mpl_provenance_log_sync_seconds_total')).toBeGreaterThan(0);
+    const inMemory = await (await fetch(`${strict.url}/metrics`)).text();
+    expect(inMemory).not.toContain('mpl_provenance_log_syncs_total');
+  });
+
   it('answers unknown routes with 404 and wrong methods with 405, never 500', async () => {
     const unknown = await fetch(`${strict.url}/nope`);
     expect(unknown.status).toBe(404);

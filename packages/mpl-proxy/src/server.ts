@@ -35,6 +35,7 @@ import { MessageHub } from './message-hub';
 import { ProxyMetrics } from './proxy-metrics';
 import { SqliteProvenanceStore } from './sqlite-provenance-store';
 import { VERSION } from './version';
+import type { LogSyncStats } from './wal-sync';
 
 /** Options of {@link startProxy} (and `mpl serve`). */
 export interface ProxyOptions {
@@ -288,7 +289,7 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
       }
       case '/metrics':
         if (method !== 'GET') return allow('GET');
-        exchange.send(200, metrics.render(hub.size), {
+        exchange.send(200, metrics.render(hub.size, logSyncStatsOf(store)), {
           'content-type': 'text/plain; version=0.0.4; charset=utf-8',
         });
         return 200;
@@ -398,6 +399,11 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
       return closing;
     },
   };
+}
+
+/** The log sync statistics of a store that keeps them (SQLite with `synchronous: 'full'`). */
+function logSyncStatsOf(store: ProvenanceStore): LogSyncStats | undefined {
+  return store instanceof SqliteProvenanceStore ? store.logSyncStats : undefined;
 }
 
 const knownRoutes = new Set([
