@@ -83,7 +83,7 @@ function isLockError(error: unknown): boolean {
  * `append` resolves only once its entry is as durable as `synchronous` promises:
  *
  * - `full` (default): after an `fdatasync` of the log that began after the commit
- *   ({@link WalSync}, group commit: one sync serves every commit made while the previous one
+ *   (group commit: one sync serves every commit made while the previous one
  *   ran, and the event loop never waits for the disk). Survives a power loss.
  * - `normal`: right after the commit, which the log holds: survives `kill -9` (the kernel
  *   has the pages), not a power loss.
