@@ -1,8 +1,18 @@
-import { type IncomingHttpHeaders, type Server, STATUS_CODES } from 'node:http';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { InternalError } from '@mtpx/mpl';
 import type { AnswerHeaders, Exchange } from './exchange';
 import { answerClientError } from './http-guard';
+import {
+  CR_LF_CR_LF,
+  fieldValue,
+  type Head,
+  httpDate,
+  notAscii,
+  parseHead,
+  startsPlainRequest,
+  statusLine,
+} from './http-head';
 import { type BodyResult, bodyText, bodyTooLarge } from './http-io';
 
 /** The limits the front layer enforces: the same as the `node:http` server it sits before. */
@@ -58,16 +68,6 @@ export function installHttpFront(server: Server, options: HttpFrontOptions, serv
   server.once('close', () => front.stop());
 }
 
-/** A request head of the plain shape. */
-interface Head {
-  method: 'GET' | 'POST';
-  target: string;
-  headers: IncomingHttpHeaders;
-  contentLength: number;
-  /** The client asked to close after this answer (`Connection: close`). */
-  close: boolean;
-}
-
 enum Phase {
   /** Between requests (or before the first byte of the next). */
   Idle,
@@ -79,85 +79,6 @@ enum Phase {
   Busy,
   /** Closed, or handed to `node:http`. */
   Gone,
-}
-
-const CR_LF_CR_LF = Buffer.from('\r\n\r\n', 'latin1');
-const GET_PREFIX = Buffer.from('GET /', 'latin1');
-const POST_PREFIX = Buffer.from('POST ', 'latin1');
-/** `GET`/`POST`, an origin-form target of RFC 3986 characters, HTTP/1.1. */
-const requestLine = /^(GET|POST) (\/[A-Za-z0-9._~!$&'()*+,;=:@%/?-]*) HTTP\/1\.1$/;
-/** An RFC 9110 token: a field name. */
-const fieldName = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
-/** A field value's characters (RFC 9110 field-vchar, SP, HTAB, obs-text), as `node:http` allows. */
-const fieldValue = /^[\t\x20-\x7e\x80-\xff]*$/;
-/** Characters that are not ASCII: the head is then written as Latin-1 on its own. */
-const notAscii = /[\u0080-\uffff]/;
-const digits = /^\d{1,15}$/;
-/** Fields whose presence needs `node:http`'s handling. */
-const handedFields = new Set(['transfer-encoding', 'expect', 'upgrade', 'http2-settings']);
-
-/** Parses a head of the plain shape; `undefined` for anything else (`node:http` decides). */
-function parseHead(text: string, maxBodyBytes: number): Head | undefined {
-  const lines = text.split('\r\n');
-  const line = requestLine.exec(lines[0] as string);
-  if (!line) return undefined;
-  const target = line[2] as string;
-  if (target.startsWith('/messages')) return undefined;
-  const headers: IncomingHttpHeaders = {};
-  for (let index = 1; index < lines.length; index++) {
-    const field = lines[index] as string;
-    const colon = field.indexOf(':');
-    if (colon <= 0) return undefined;
-    const name = field.slice(0, colon);
-    if (!fieldName.test(name)) return undefined;
-    const value = field.slice(colon + 1).replace(/^[ \t]+|[ \t]+$/g, '');
-    if (!fieldValue.test(value)) return undefined;
-    const key = name.toLowerCase();
-    if (Object.hasOwn(headers, key) || handedFields.has(key)) return undefined;
-    headers[key] = value;
-  }
-  let contentLength = 0;
-  const declared = headers['content-length'];
-  if (declared !== undefined) {
-    if (!digits.test(declared)) return undefined;
-    contentLength = Number(declared);
-    if (contentLength > maxBodyBytes) return undefined;
-  }
-  let close = false;
-  const connection = headers.connection;
-  if (connection !== undefined) {
-    const option = connection.toLowerCase();
-    if (option === 'close') close = true;
-    else if (option !== 'keep-alive') return undefined;
-  }
-  return { method: line[1] as Head['method'], target, headers, contentLength, close };
-}
-
-function startsWith(bytes: Buffer, prefix: Buffer): boolean {
-  return bytes.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
-}
-
-/** The `Date` header's value, made once a second. */
-let dateSecond = -1;
-let dateText = '';
-function httpDate(): string {
-  const now = Date.now();
-  const second = Math.floor(now / 1000);
-  if (second !== dateSecond) {
-    dateSecond = second;
-    dateText = new Date(now).toUTCString();
-  }
-  return dateText;
-}
-
-const statusLines = new Map<number, string>();
-function statusLine(status: number): string {
-  let line = statusLines.get(status);
-  if (line === undefined) {
-    line = `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Unknown'}\r\n`;
-    statusLines.set(status, line);
-  }
-  return line;
 }
 
 class HttpFront {
@@ -280,7 +201,7 @@ class FrontConnection {
     if (this.phase === Phase.Head) {
       if (this.#length < 5) return;
       const bytes = this.#flatten();
-      if (!startsWith(bytes, GET_PREFIX) && !startsWith(bytes, POST_PREFIX)) {
+      if (!startsPlainRequest(bytes)) {
         this.#handOff();
         return;
       }
