@@ -47,22 +47,6 @@ export function sendJson(
   exchange.send(status, JSON.stringify(body), { 'content-type': jsonType, ...headers });
 }
 
-/** Answers with JSON text that is already serialized (the hot path builds it itself). */
-export function sendJsonText(
-  exchange: Exchange,
-  status: number,
-  text: string,
-  headers?: AnswerHeaders,
-): void {
-  if (headers === undefined) exchange.send(status, text, jsonHeaders);
-  else {
-    headers['content-type'] = jsonType;
-    exchange.send(status, text, headers);
-  }
-}
-
-const jsonHeaders: AnswerHeaders = Object.freeze({ 'content-type': jsonType }) as AnswerHeaders;
-
 /** Answers with an error in the reference shape `{ error, message, details }`. */
 export function sendError(
   exchange: Exchange,

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { InternalError } from '@mtpx/mpl';
 import type { AnswerHeaders, Exchange } from './exchange';
-import { answerClientError } from './http-guard';
+import { refuseConnection } from './http-guard';
 import {
   CR_LF_CR_LF,
   fieldValue,
@@ -297,21 +297,21 @@ class FrontConnection {
     if (this.phase === Phase.Busy) this.#closeAfter = true;
     else if (this.phase === Phase.Head || this.phase === Phase.Body) {
       if (this.#length === 0) this.destroy();
-      else this.#refuse('HPE_INVALID_EOF_STATE');
+      else this.#refuse(400, 'HPE_INVALID_EOF_STATE');
     } else if (this.phase === Phase.Idle) this.destroy();
   }
 
   /** The head or body did not arrive in time: 408, then close. */
   timedOut(): void {
-    this.#refuse('ERR_HTTP_REQUEST_TIMEOUT');
+    this.#refuse(408);
   }
 
-  #refuse(code: string): void {
+  #refuse(status: number, code?: string): void {
     this.phase = Phase.Gone;
     this.front.forget(this);
     this.#detach();
     this.socket.on('error', () => {});
-    answerClientError(Object.assign(new Error(code), { code }), this.socket);
+    refuseConnection(this.socket, status, code);
   }
 
   closeWhenIdle(): void {

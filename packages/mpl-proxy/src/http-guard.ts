@@ -175,10 +175,6 @@ const reasons: Record<number, string> = {
  * MPL error body and closes the connection: never a silent hang, never a 500.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
   const status =
     error.code === 'HPE_HEADER_OVERFLOW'
       ? 431
@@ -187,12 +183,26 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
         : error.code === 'HPE_CHUNK_EXTENSIONS_OVERFLOW'
           ? 413
           : 400;
+  if (error.code === 'ECONNRESET') socket.destroy();
+  else refuseConnection(socket, status, error.code);
+}
+
+/**
+ * Answers `status` (400, 408, 413 or 431) with an `E-INVALID-REQUEST` body on a raw
+ * connection whose request cannot be read, then closes it; `code` names what was wrong.
+ * A connection that can no longer be written to is just closed.
+ */
+export function refuseConnection(socket: Socket, status: number, code?: string): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
   const body = JSON.stringify({
     error: 'E-INVALID-REQUEST',
     message:
       status === 408
         ? 'The request was not received in time'
-        : `The request is not valid HTTP (${error.code ?? 'parse error'})`,
+        : `The request is not valid HTTP (${code ?? 'parse error'})`,
     details: [],
   });
   socket.end(

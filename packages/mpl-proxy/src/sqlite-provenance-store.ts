@@ -121,8 +121,6 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   /** Set while a commit waits for another connection's write lock. */
   #lockedSince: number | undefined;
   #retry: NodeJS.Timeout | undefined;
-  /** Commits waiting for their sync. */
-  readonly #syncing = new Set<Promise<void>>();
   #closed = false;
 
   private constructor(options: SqliteProvenanceStoreOptions) {
@@ -252,7 +250,6 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       if (this.#retry !== undefined) await new Promise((resolve) => setTimeout(resolve, 5));
       else this.#dispatch();
     }
-    while (this.#syncing.size > 0) await Promise.allSettled([...this.#syncing]);
     await this.#walSync?.close();
     this.#database.close();
   }
@@ -311,7 +308,8 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       for (const { pending, entry } of linked) pending.resolve(entry);
       return;
     }
-    const synced = this.#walSync.durable().then(
+    // WalSync.close waits for this sync, so close() needs no list of its own.
+    void this.#walSync.durable().then(
       () => {
         for (const { pending, entry } of linked) pending.resolve(entry);
       },
@@ -319,8 +317,6 @@ export class SqliteProvenanceStore implements ProvenanceStore {
         for (const { pending } of linked) pending.reject(error);
       },
     );
-    this.#syncing.add(synced);
-    void synced.then(() => this.#syncing.delete(synced));
   }
 
   #link(record: ProvenanceRecord): { entry: ProvenanceEntry; row: EntryRow } {
