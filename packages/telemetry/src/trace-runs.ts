@@ -37,7 +37,7 @@ export type TracingHandler = (event: TracedEvent) => void;
  * tracing SDK is swallowed.
  *
  * @example
- * ```ts
+ * ```ts source="./trace-runs.examples.ts#traceRuns"
  * const agent = createAgent({ provider, tools, onEvent: traceRuns({ captureContent: false }) });
  * ```
  */

@@ -1,0 +1,27 @@
+// The layout rules of ../shared/CONVENTIONS.md, checked over the whole tree: no import
+// cycle between files, no package source file over 400 lines, every TSDoc example a
+// type-checked region. Run by .ci/run (`node --test scripts/api/`).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { test } from 'node:test';
+import { checkExamples, sourceFiles } from '../docs/examples.mjs';
+import { allImportCycles } from './import-cycles.mjs';
+
+const root = resolve(import.meta.dirname, '../..');
+
+test('no import cycle between the files of any package or app', () => {
+  assert.deepEqual(allImportCycles(), []);
+});
+
+test('no package source file is over 400 lines', () => {
+  const long = sourceFiles()
+    .map((file) => [relative(root, file), readFileSync(file, 'utf8').split('\n').length - 1])
+    .filter(([, lines]) => lines > 400)
+    .map(([file, lines]) => `${file}: ${lines} lines`);
+  assert.deepEqual(long, []);
+});
+
+test('every TSDoc example shows a region of a type-checked *.examples.ts file', () => {
+  assert.deepEqual(checkExamples(), []);
+});
