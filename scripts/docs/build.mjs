@@ -31,7 +31,8 @@ function publishedPackages() {
       if (typeof file !== 'string' || !file.startsWith('./dist/')) continue;
       const source = join(directory, file.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
       const specifier = subpath === '.' ? manifest.name : `${manifest.name}/${subpath.slice(2)}`;
-      entries.push({ specifier, source });
+      // `./internal` is for sibling packages (tagged @internal): resolved, not documented.
+      entries.push({ specifier, source, documented: subpath !== './internal' });
     }
     packages.push({ name: manifest.name, directory, entries });
   }
@@ -39,7 +40,8 @@ function publishedPackages() {
 }
 
 const packages = publishedPackages();
-const entries = packages.flatMap((pkg) => pkg.entries);
+const allEntries = packages.flatMap((pkg) => pkg.entries);
+const entries = allEntries.filter((entry) => entry.documented);
 
 // One program over every package's sources, each `@mtpx/…` import resolved to its source,
 // so links between packages resolve inside the reference.
@@ -55,7 +57,7 @@ writeFileSync(
         noEmit: true,
         // @mtpx/inspector's web app is in the same program and needs the DOM's types.
         lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-        paths: Object.fromEntries(entries.map((entry) => [entry.specifier, [entry.source]])),
+        paths: Object.fromEntries(allEntries.map((entry) => [entry.specifier, [entry.source]])),
       },
       include: packages.map((pkg) => join(pkg.directory, 'src')),
       exclude: ['**/*.test.ts', '**/*.test-d.ts'],
@@ -81,7 +83,12 @@ const app = await Application.bootstrapWithPlugins({
   tsconfig,
   out,
   readme: join(root, 'docs', 'index.md'),
-  projectDocuments: [join(root, 'docs', 'guides', '*.md'), join(root, 'docs', 'error-codes.md')],
+  projectDocuments: [
+    join(root, 'docs', 'architecture.md'),
+    join(root, 'docs', 'glossary.md'),
+    join(root, 'docs', 'guides', '*.md'),
+    join(root, 'docs', 'error-codes.md'),
+  ],
   excludePrivate: true,
   excludeInternal: true,
   excludeExternals: true,
