@@ -2,5 +2,8 @@ import { defineConfig } from 'tsup';
 import { packageTsupEntry } from '../../tsup.shared.ts';
 
 export default defineConfig([
-  packageTsupEntry(import.meta.dirname, { entry: ['src/index.ts', 'src/cli.ts'] }),
+  packageTsupEntry(import.meta.dirname, {
+    entry: { index: 'src/index.ts', reader: 'src/reader.ts', cli: 'src/cli/cli.ts' },
+    noExternal: ['@mtpx/http-guard'],
+  }),
 ]);

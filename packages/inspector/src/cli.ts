@@ -19,7 +19,7 @@ Usage:
   --host ADDRESS    the address to bind (default 127.0.0.1; another exposes your runs)
   --mpl-proxy URL   an MPL proxy whose provenance chains the Inspector may show
                     (its bearer token, if any, from MPL_PROXY_TOKEN)
-  --mpl-data DIR    or a proxy's data folder (its provenance.db; needs better-sqlite3)
+  --mpl-data DIR    or a proxy's data folder (its provenance.db, read-only)
   --color           colour the replay (default: when stdout is a terminal)
 
 Record runs with recordRuns() from @mtpx/inspector, or: pnpm demo -- --record DIR`;
@@ -49,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
     'port',
     'host',
     'mpl-proxy',
+    'mpl-data',
     'color',
     'help',
     'version',

@@ -1,8 +1,7 @@
-export { type CallRouteContext, statusOf } from './call-route';
 export { isLoopbackAddress, LOOPBACK_HOSTS } from './http-guard';
-export { MessageHub } from './message-hub';
-export { isPostgresUrl, openPostgresProvenanceStore } from './postgres-provenance';
 export { ProxyMetrics } from './proxy-metrics';
+export { type CallRouteContext, statusOf } from './routes/call-route';
+export { MessageHub } from './routes/message-hub';
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -15,9 +14,10 @@ export {
   type RunningProxy,
   startProxy,
 } from './server';
+export { isPostgresUrl, openPostgresProvenanceStore } from './store/postgres-provenance';
 export {
   SqliteProvenanceStore,
   type SqliteProvenanceStoreOptions,
-} from './sqlite-provenance-store';
+} from './store/sqlite-provenance-store';
+export type { LogSyncStats } from './store/wal-sync';
 export { VERSION } from './version';
-export type { LogSyncStats } from './wal-sync';

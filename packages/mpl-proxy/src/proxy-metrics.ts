@@ -1,4 +1,4 @@
-import type { LogSyncStats } from './wal-sync';
+import type { LogSyncStats } from './store/wal-sync';
 
 /** Labels of one Prometheus series. */
 type Labels = Record<string, string>;

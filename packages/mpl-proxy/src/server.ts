@@ -18,10 +18,8 @@ import {
   UnauthorizedError,
   verifyChain,
 } from '@mtpx/mpl';
-import { type CallRouteContext, handleCall, statusOf } from './call-route';
-import { type Exchange, nodeExchange, sendError, sendJson } from './exchange';
-import { handleHandshake } from './handshake-route';
-import { installHttpFront } from './http-front';
+import { type Exchange, nodeExchange, sendError, sendJson } from './http/exchange';
+import { installHttpFront } from './http/http-front';
 import {
   answerClientError,
   checkContentType,
@@ -31,11 +29,13 @@ import {
   parseTarget,
   type Refusal,
 } from './http-guard';
-import { MessageHub } from './message-hub';
 import { ProxyMetrics } from './proxy-metrics';
-import { SqliteProvenanceStore } from './sqlite-provenance-store';
+import { type CallRouteContext, handleCall, statusOf } from './routes/call-route';
+import { handleHandshake } from './routes/handshake-route';
+import { MessageHub } from './routes/message-hub';
+import { SqliteProvenanceStore } from './store/sqlite-provenance-store';
+import type { LogSyncStats } from './store/wal-sync';
 import { VERSION } from './version';
-import type { LogSyncStats } from './wal-sync';
 
 /** Options of {@link startProxy} (and `mpl serve`). */
 export interface ProxyOptions {

@@ -6,7 +6,14 @@ import {
   type ProvenanceRecord,
   type ProvenanceStore,
 } from '@mtpx/mpl';
-import { type JsonValue, safeParseJson } from '@mtpx/protocol';
+import {
+  type ProvenanceRow,
+  provenanceEntryColumns,
+  provenanceEntryOf,
+  provenancePlanKey,
+  provenanceRowColumns,
+  provenanceRowOf,
+} from '@mtpx/mpl/internal';
 import {
   type PostgresConnectionOptions,
   PostgresDatabase,
@@ -28,25 +35,7 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-interface Row {
-  plan_id: string | null;
-  seq: number;
-  stype: string;
-  method: string | null;
-  invocation_id: string | null;
-  sem_hash: string;
-  parent_hash: string | null;
-  entry_hash: string;
-  timestamp: string;
-  qom_profile: string;
-  qom_passed: boolean;
-  /** `false` for an entry recorded without validation (transparent mode); else null. */
-  validated: boolean | null;
-  payload?: string;
-}
-
-const columns =
-  'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, validated';
+const columns = provenanceEntryColumns.join(', ');
 /** Attempts of one batch when a unique violation says another writer got there first. */
 const maxAttempts = 5;
 
@@ -95,7 +84,7 @@ export class PostgresProvenanceStore implements ProvenanceStore {
     } catch (cause) {
       throw new InternalError({ message: 'Could not find the plan of a provenance entry', cause });
     }
-    const key = planId ?? '';
+    const key = provenancePlanKey(planId);
     return new Promise<ProvenanceEntry>((resolve, reject) => {
       const queue = this.#queues.get(key) ?? [];
       queue.push({ record: { ...record, plan_id: planId }, resolve, reject });
@@ -115,10 +104,10 @@ export class PostgresProvenanceStore implements ProvenanceStore {
     const result = await this.#read(() =>
       this.#database.query(
         `SELECT ${selected} FROM ${this.#table} WHERE plan_key = $1 ORDER BY seq`,
-        [planId ?? ''],
+        [provenancePlanKey(planId)],
       ),
     );
-    return (result.rows as Row[]).map(toEntry);
+    return (result.rows as Array<Omit<ProvenanceRow, 'plan_key'>>).map(provenanceEntryOf);
   }
 
   async planIds(): Promise<string[]> {
@@ -201,27 +190,13 @@ export class PostgresProvenanceStore implements ProvenanceStore {
       const entry = linkEntry(previous, pending.record, this.#algorithm);
       entries.push(entry);
       previous = entry;
-      const row = [
-        key,
-        entry.plan_id,
-        entry.seq,
-        entry.stype,
-        entry.method,
-        entry.invocation_id,
-        entry.sem_hash,
-        entry.parent_hash,
-        entry.entry_hash,
-        entry.timestamp,
-        entry.qom_profile,
-        entry.qom_passed,
-        entry.validated === false ? false : null,
-        JSON.stringify(pending.record.payload),
-      ];
+      const stored = provenanceRowOf(entry, { payload: pending.record.payload });
+      const row = provenanceRowColumns.map((column) => stored[column]);
       rows.push(`(${row.map((_value, index) => `$${values.length + index + 1}`).join(', ')})`);
       values.push(...row);
     }
     await client.query(
-      `INSERT INTO ${this.#table} (plan_key, ${columns}, payload) VALUES ${rows.join(', ')}`,
+      `INSERT INTO ${this.#table} (${provenanceRowColumns.join(', ')}) VALUES ${rows.join(', ')}`,
       values,
     );
     return entries;
@@ -234,27 +209,4 @@ export class PostgresProvenanceStore implements ProvenanceStore {
       throw new InternalError({ message: 'Could not read provenance entries', cause });
     }
   }
-}
-
-function toEntry(row: Row): ProvenanceEntry {
-  const entry: ProvenanceEntry = {
-    plan_id: row.plan_id,
-    seq: row.seq,
-    stype: row.stype,
-    method: row.method,
-    invocation_id: row.invocation_id,
-    sem_hash: row.sem_hash,
-    parent_hash: row.parent_hash,
-    entry_hash: row.entry_hash,
-    timestamp: row.timestamp,
-    qom_profile: row.qom_profile,
-    qom_passed: row.qom_passed,
-  };
-  if (row.validated === false) entry.validated = false;
-  if (row.payload !== undefined) {
-    const parsed = safeParseJson(row.payload);
-    // A payload edited into invalid JSON is kept as text, so verifyChain reports it.
-    entry.payload = parsed.ok ? parsed.value : (row.payload as JsonValue);
-  }
-  return entry;
 }

@@ -1,12 +1,13 @@
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { linkEntry, type ProvenanceEntry, semanticHash } from '@mtpx/mpl';
+import { linkEntry, type ProvenanceEntry, semanticHash, verifyChain } from '@mtpx/mpl';
+import { SqliteProvenanceStore } from '@mtpx/mpl-proxy';
 import type { JsonValue } from '@mtpx/protocol';
-import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type InspectorServer, serveInspector } from '../index';
 
@@ -102,22 +103,11 @@ describe('GET /api/provenance', () => {
 
   it('a proxy data folder, read directly (provenance.db)', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'mtpx-inspector-mpl-data-'));
-    const database = new Database(join(folder, 'provenance.db'));
-    // The columns the MPL proxy's SQLite store writes (packages/mpl-proxy).
-    database.exec(
-      'CREATE TABLE provenance_entries (id INTEGER PRIMARY KEY, plan_key TEXT NOT NULL, seq INTEGER NOT NULL, plan_id TEXT, stype TEXT NOT NULL, method TEXT, invocation_id TEXT, sem_hash TEXT NOT NULL, parent_hash TEXT, entry_hash TEXT NOT NULL, timestamp TEXT NOT NULL, qom_profile TEXT NOT NULL, qom_passed INTEGER NOT NULL, payload TEXT NOT NULL)',
-    );
-    const insert = database.prepare(
-      'INSERT INTO provenance_entries (plan_key, plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, payload) VALUES (@plan_key, @plan_id, @seq, @stype, @method, @invocation_id, @sem_hash, @parent_hash, @entry_hash, @timestamp, @qom_profile, @qom_passed, @payload)',
-    );
-    for (const entry of chain())
-      insert.run({
-        ...entry,
-        plan_key: 'plan_1',
-        qom_passed: entry.qom_passed ? 1 : 0,
-        payload: JSON.stringify(entry.payload),
-      });
-    database.close();
+    // Written by the MPL proxy's own store, as `mpl serve --data-dir` writes it.
+    const store = SqliteProvenanceStore.open({ dataDir: folder });
+    for (const { payload, ...entry } of chain())
+      await store.append({ ...entry, payload: payload as JsonValue });
+    await store.close();
     const fromFolder = await serveInspector({ dataDir, port: 0, mplProxy: { dataDir: folder } });
     try {
       const body = (await (
@@ -142,5 +132,107 @@ describe('GET /api/provenance', () => {
     expect(await response.json()).toEqual({
       error: { code: 'plan_not_found', message: expect.any(String) },
     });
+  });
+
+  it('a transparent-mode chain read from a proxy folder verifies as it does in the proxy', async () => {
+    const { folder, proxyVerdict } = await transparentFolder();
+    expect(proxyVerdict.valid).toBe(true);
+    const fromFolder = await serveInspector({ dataDir, port: 0, mplProxy: { dataDir: folder } });
+    try {
+      const body = (await (
+        await fetch(`${fromFolder.url}/api/provenance?planId=plan_transparent`)
+      ).json()) as ProvenanceBody;
+      expect(body.valid).toBe(proxyVerdict.valid);
+      expect(body.head).toBe(proxyVerdict.head);
+      expect(body.links.map((link) => [link.entry.validated, link.verified])).toEqual([
+        [false, true],
+        [undefined, true],
+      ]);
+    } finally {
+      await fromFolder.close();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+interface ProvenanceBody {
+  valid: boolean;
+  head: string | null;
+  links: Array<{ verified: boolean; problems: string[]; entry: ProvenanceEntry }>;
+}
+
+/**
+ * A proxy data folder holding a chain whose first message was let through unchecked
+ * (transparent mode: recorded with `validated: false`), written by the proxy's own store,
+ * and the proxy's verdict on it.
+ */
+async function transparentFolder() {
+  const folder = await mkdtemp(join(tmpdir(), 'mtpx-inspector-transparent-'));
+  const store = SqliteProvenanceStore.open({ dataDir: folder });
+  const payloads: JsonValue[] = [{ unknown: 'shape' }, { step: 'result', value: 31 }];
+  for (const [index, payload] of payloads.entries())
+    await store.append({
+      plan_id: 'plan_transparent',
+      stype: index === 0 ? 'org.example.NotInRegistry.v1' : 'org.example.Step.v1',
+      sem_hash: semanticHash(payload),
+      payload,
+      qom_profile: 'qom-basic',
+      qom_passed: true,
+      ...(index === 0 ? { validated: false } : {}),
+    });
+  const proxyVerdict = verifyChain(await store.chain('plan_transparent', { payloads: true }));
+  await store.close();
+  return { folder, proxyVerdict };
+}
+
+describe('mtpx-inspector serve --mpl-data DIR', () => {
+  const cli = join(import.meta.dirname, '..', 'cli.ts');
+
+  it('is listed in --help', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cli, '--help'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    const [code] = (await once(child, 'exit')) as [number];
+    expect(code).toBe(0);
+    expect(out).toContain('--mpl-data DIR');
+  });
+
+  it('starts and serves a transparent-mode chain read from a proxy folder, verified', async () => {
+    const { folder, proxyVerdict } = await transparentFolder();
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', cli, 'serve', '--data', dataDir, '--port', '0', '--mpl-data', folder],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let out = '';
+        let err = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          err += chunk.toString();
+        });
+        child.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const match = /on (http:\/\/\S+)/.exec(out);
+          if (match) resolve(match[1] as string);
+        });
+        child.once('exit', (code) =>
+          reject(new Error(`mtpx-inspector serve exited (${code}): ${err}`)),
+        );
+      });
+      const response = await fetch(`${url}/api/provenance?planId=plan_transparent`);
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as ProvenanceBody;
+      expect(body.valid).toBe(true);
+      expect(body.head).toBe(proxyVerdict.head);
+      expect(body.links.map((link) => link.verified)).toEqual([true, true]);
+    } finally {
+      child.kill();
+      await rm(folder, { recursive: true, force: true });
+    }
   });
 });

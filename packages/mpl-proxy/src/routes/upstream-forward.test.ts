@@ -2,9 +2,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InMemoryProvenanceStore, semanticHash } from '@mtpx/mpl';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readJson } from './__fixtures__/spawn-cli';
-import { taskPlan, toolInvocation } from './__fixtures__/tutorial';
-import { type ProxyOptions, type RunningProxy, startProxy } from './server';
+import { readJson } from '../__fixtures__/spawn-cli';
+import { taskPlan, toolInvocation } from '../__fixtures__/tutorial';
+import { type ProxyOptions, type RunningProxy, startProxy } from '../server';
 
 const started: RunningProxy[] = [];
 async function proxyWith(options: ProxyOptions = {}): Promise<RunningProxy> {

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { InvalidRequestError, type MplError, PayloadTooLargeError } from '@mtpx/mpl';
-import { decodeUtf8 } from './http-guard';
+import { decodeUtf8 } from '../http-guard';
 
 /** The most a client may keep sending after a 413 before the connection is cut. */
 const maxDiscardedBytes = 64 * 1024 * 1024;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { type ProvenanceRecord, planReferenceOf, semanticHash, verifyChain } from '@mtpx/mpl';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { planId, reasoning, taskPlan, toolInvocation, toolResult } from './__fixtures__/tutorial';
+import { planId, reasoning, taskPlan, toolInvocation, toolResult } from '../__fixtures__/tutorial';
 import { SqliteProvenanceStore } from './sqlite-provenance-store';
 
 function record(stype: string, payload: object): ProvenanceRecord {

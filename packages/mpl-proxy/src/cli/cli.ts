@@ -14,22 +14,22 @@ import {
   verifyChain,
 } from '@mtpx/mpl';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
-import { HELP } from './cli-help';
-import { unknownOptionMessage } from './option-suggestion';
-import {
-  describePostgresUrl,
-  isPostgresUrl,
-  openPostgresProvenanceStore,
-} from './postgres-provenance';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PORT,
   defaultDataDir,
   type ProxyOptions,
   startProxy,
-} from './server';
-import { SqliteProvenanceStore } from './sqlite-provenance-store';
-import { VERSION } from './version';
+} from '../server';
+import {
+  describePostgresUrl,
+  isPostgresUrl,
+  openPostgresProvenanceStore,
+} from '../store/postgres-provenance';
+import { SqliteProvenanceStore } from '../store/sqlite-provenance-store';
+import { VERSION } from '../version';
+import { HELP } from './cli-help';
+import { unknownOptionMessage } from './option-suggestion';
 
 class UsageError extends Error {}
 

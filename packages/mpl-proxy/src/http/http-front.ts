@@ -1,8 +1,8 @@
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import type { Socket } from 'node:net';
 import { InternalError } from '@mtpx/mpl';
+import { refuseConnection } from '../http-guard';
 import type { AnswerHeaders, Exchange } from './exchange';
-import { refuseConnection } from './http-guard';
 import {
   CR_LF_CR_LF,
   fieldValue,

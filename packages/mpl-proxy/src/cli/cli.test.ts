@@ -2,8 +2,8 @@ import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readJson, runCli, startServe } from './__fixtures__/spawn-cli';
-import { planId, reasoning, taskPlan, toolInvocation } from './__fixtures__/tutorial';
+import { readJson, runCli, startServe } from '../__fixtures__/spawn-cli';
+import { planId, reasoning, taskPlan, toolInvocation } from '../__fixtures__/tutorial';
 
 async function jsonFile(content: unknown): Promise<string> {
   const directory = await mkdtemp(join(tmpdir(), 'mpl-cli-'));
@@ -179,7 +179,7 @@ describe('the mpl CLI (built bin)', () => {
       stderr: 'mpl: Unknown option --verfy: did you mean --verify?\nRun mpl --help for usage.\n',
     });
     const { version } = JSON.parse(
-      await readFile(join(import.meta.dirname, '../package.json'), 'utf8'),
+      await readFile(join(import.meta.dirname, '../../package.json'), 'utf8'),
     ) as { version: string };
     expect((await runCli(['--', '--version'])).stdout).toBe(`${version}\n`);
   });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallResponseBody, ProvenanceEntry } from '@mtpx/mpl';
 import { describe, expect, it } from 'vitest';
-import { startServe } from './__fixtures__/spawn-cli';
+import { startServe } from '../__fixtures__/spawn-cli';
 
 const plans = 20;
 const clients = 200;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { type CallResponseBody, type ProvenanceEntry, verifyChain } from '@mtpx/mpl';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type ServeProcess, startServe } from './__fixtures__/spawn-cli';
-import { isPostgresUrl } from './index';
+import { runCli, type ServeProcess, startServe } from '../__fixtures__/spawn-cli';
+import { isPostgresUrl } from '../index';
 
 const base = process.env.MTPX_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `mtpx_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;

@@ -8,7 +8,14 @@ import {
   type ProvenanceRecord,
   type ProvenanceStore,
 } from '@mtpx/mpl';
-import { type JsonValue, safeParseJson } from '@mtpx/protocol';
+import {
+  type ProvenanceRow,
+  provenanceEntryColumns,
+  provenanceEntryOf,
+  provenancePlanKey,
+  provenanceRowColumns,
+  provenanceRowOf,
+} from '@mtpx/mpl/internal';
 import Database from 'better-sqlite3';
 import { type LogSyncStats, WalSync } from './wal-sync';
 
@@ -39,32 +46,16 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-/** One row of `provenance_entries`, as inserted. */
-interface EntryRow {
-  plan_key: string;
-  plan_id: string | null;
-  seq: number;
-  stype: string;
-  method: string | null;
-  invocation_id: string | null;
-  sem_hash: string;
-  parent_hash: string | null;
-  entry_hash: string;
-  timestamp: string;
-  qom_profile: string;
-  qom_passed: number;
-  validated: number | null;
-  payload: string;
-}
+/** One row of `provenance_entries`, as inserted (the row `@mtpx/mpl` maps, flags as 1/0). */
+type EntryRow = ProvenanceRow & { payload: string };
 
 /** A row as read back: the inserted row without its key, the payload only when asked for. */
-type Row = Omit<EntryRow, 'plan_key' | 'payload'> & { payload?: string };
+type Row = Omit<ProvenanceRow, 'plan_key'>;
 
-const columns =
-  'plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, validated';
+const columns = provenanceEntryColumns.join(', ');
 
-const insertEntry = `INSERT INTO provenance_entries (plan_key, plan_id, seq, stype, method, invocation_id, sem_hash, parent_hash, entry_hash, timestamp, qom_profile, qom_passed, validated, payload)
-  VALUES (@plan_key, @plan_id, @seq, @stype, @method, @invocation_id, @sem_hash, @parent_hash, @entry_hash, @timestamp, @qom_profile, @qom_passed, @validated, @payload)`;
+const insertEntry = `INSERT INTO provenance_entries (${provenanceRowColumns.join(', ')})
+  VALUES (${provenanceRowColumns.map((column) => `@${column}`).join(', ')})`;
 
 /** How long appends keep retrying while another connection holds the write lock. */
 const lockWaitMs = 5_000;
@@ -235,7 +226,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     options: { payloads?: boolean } = {},
   ): Promise<ProvenanceEntry[]> {
     const statement = options.payloads ? this.#chainWithPayloads : this.#chain;
-    return statement.all(planId ?? '').map(toEntry);
+    return statement.all(provenancePlanKey(planId)).map(provenanceEntryOf);
   }
 
   async planIds(): Promise<string[]> {
@@ -328,7 +319,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
             this.#invocations.get(record.invocation_id) ??
             null)
           : null;
-    const key = planId ?? '';
+    const key = provenancePlanKey(planId);
     const previous = this.#heads.get(key) ?? this.#head.get(key);
     const linked =
       record.plan_id === planId
@@ -342,50 +333,9 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     });
     if (planId !== null && record.invocation_id && !this.#invocations.has(record.invocation_id))
       this.#invocations.set(record.invocation_id, planId);
-    return {
-      entry,
-      row: {
-        plan_key: key,
-        plan_id: entry.plan_id,
-        seq: entry.seq,
-        stype: entry.stype,
-        method: entry.method,
-        invocation_id: entry.invocation_id,
-        sem_hash: entry.sem_hash,
-        parent_hash: entry.parent_hash,
-        entry_hash: entry.entry_hash,
-        timestamp: entry.timestamp,
-        qom_profile: entry.qom_profile,
-        qom_passed: entry.qom_passed ? 1 : 0,
-        validated: entry.validated === false ? 0 : null,
-        payload: JSON.stringify(record.payload),
-      },
-    };
+    return { entry, row: provenanceRowOf(entry, { payload: record.payload, flags: 'integer' }) };
   }
 }
 
 /** Plans (and invocations) whose heads are kept in memory before the cache starts over. */
 const maxCachedHeads = 100_000;
-
-function toEntry(row: Row): ProvenanceEntry {
-  const entry: ProvenanceEntry = {
-    plan_id: row.plan_id,
-    seq: row.seq,
-    stype: row.stype,
-    method: row.method,
-    invocation_id: row.invocation_id,
-    sem_hash: row.sem_hash,
-    parent_hash: row.parent_hash,
-    entry_hash: row.entry_hash,
-    timestamp: row.timestamp,
-    qom_profile: row.qom_profile,
-    qom_passed: row.qom_passed === 1,
-  };
-  if (row.validated === 0) entry.validated = false;
-  if (row.payload !== undefined) {
-    const parsed = safeParseJson(row.payload);
-    // A payload edited into invalid JSON is kept as text, so verifyChain reports it.
-    entry.payload = parsed.ok ? parsed.value : (row.payload as JsonValue);
-  }
-  return entry;
-}

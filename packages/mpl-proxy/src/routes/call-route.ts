@@ -20,9 +20,9 @@ import {
   verifyHash,
 } from '@mtpx/mpl';
 import { isJsonObject, type JsonObject, type JsonValue, safeParseJson } from '@mtpx/protocol';
-import { type Exchange, sendError, sendJson } from './exchange';
+import { type Exchange, sendError, sendJson } from '../http/exchange';
+import type { ProxyMetrics } from '../proxy-metrics';
 import type { MessageHub } from './message-hub';
-import type { ProxyMetrics } from './proxy-metrics';
 import { forward, type UpstreamAnswer } from './upstream-forward';
 
 /** What the `/call` route needs from the proxy. */
