@@ -8,6 +8,7 @@ export default defineConfig([
   packageTsupEntry(import.meta.dirname, {
     entry: ['src/index.ts', 'src/cli.ts'],
     clean: ['!web/**'],
+    noExternal: ['@mtpx/http-guard'],
   }),
   {
     entry: { app: 'src/web/main.ts' },

@@ -7,5 +7,7 @@ export default defineConfig([
   packageTsupEntry(import.meta.dirname, {
     entry: ['src/index.ts', 'src/bin.ts'],
     dts: { entry: 'src/index.ts' },
+    // The private request guard is bundled in; the published manifest never names it.
+    noExternal: ['@mtpx/http-guard'],
   }),
 ]);

@@ -20,15 +20,7 @@ import {
 } from '@mtpx/mpl';
 import { type Exchange, nodeExchange, sendError, sendJson } from './http/exchange';
 import { installHttpFront } from './http/http-front';
-import {
-  answerClientError,
-  checkContentType,
-  checkHost,
-  checkOrigin,
-  hostAllowList,
-  parseTarget,
-  type Refusal,
-} from './http-guard';
+import { answerClientError, createProxyGuard } from './http-guard';
 import { ProxyMetrics } from './proxy-metrics';
 import { type CallRouteContext, handleCall, statusOf } from './routes/call-route';
 import { handleHandshake } from './routes/handshake-route';
@@ -68,14 +60,16 @@ export interface ProxyOptions {
   /** SQLite durability (see `SqliteProvenanceStore`); default `full`. */
   synchronous?: 'full' | 'normal';
   /**
-   * `Host` names (without port) the proxy answers to; others get 421. Default: the
+   * `Host` names (without port) the proxy answers to; others get 403. Default: the
    * loopback names (`localhost`, `127.0.0.1`, `[::1]`) when bound to loopback; any host
    * when bound elsewhere and none are given.
    */
   allowedHosts?: readonly string[];
   /**
-   * Origins (`https://app.example`, or `*`) whose cross-site requests are let through.
-   * A request with any other `Origin` than the proxy's own gets 403. Default: none.
+   * Origins whose cross-site requests are let through: a full origin
+   * (`https://app.example`), a host name (any scheme and port) or `*`. A request with
+   * another `Origin` than the proxy's own host gets 403. Default: the `Host` names
+   * (`allowedHosts`, or the loopback names when bound to loopback).
    */
   allowedOrigins?: readonly string[];
   /** Time to receive a request's headers (default 10 s; then 408). */
@@ -178,21 +172,17 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
         message: `The policy requires QoM profile ${profile}, which is not loaded`,
       });
 
-  const allowedHosts = hostAllowList(options.host ?? '127.0.0.1', options.allowedHosts);
-  const allowedOrigins = new Set(
-    (options.allowedOrigins ?? []).map((origin) => origin.toLowerCase()),
-  );
+  const guard = createProxyGuard({
+    host: options.host ?? '127.0.0.1',
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+  });
 
   const route = async (exchange: Exchange): Promise<number> => {
     const { method, headers } = exchange;
-    const target = parseTarget(exchange.target);
-    const refusal: Refusal | undefined = target.ok
-      ? (checkHost(headers, allowedHosts) ??
-        checkOrigin(headers, allowedOrigins) ??
-        (method === 'POST' ? checkContentType(headers) : undefined))
-      : target;
-    if (refusal || !target.ok) {
-      const { status, error } = refusal as Refusal;
+    const target = guard(exchange);
+    if (!target.ok) {
+      const { status, error } = target;
       metrics.errors.inc({ code: error.code });
       exchange.node?.request.resume();
       sendError(exchange, status, error, { connection: 'close' });
