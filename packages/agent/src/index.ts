@@ -5,13 +5,15 @@ export {
   type AgentRunOptions,
   type AgentStream,
   createAgent,
-} from './agent';
+} from './run/agent';
 export { AgentError, type AgentErrorCode } from './agent-error';
 export type {
   AgentEvent,
   AgentEventBase,
   AgentEventHandler,
   AgentExecutorEvent,
+  CallHeldEvent,
+  CallReleasedEvent,
   ReasoningDeltaEvent,
   RoundFinishedEvent,
   RoundStartedEvent,
@@ -23,37 +25,36 @@ export type {
   TextDeltaEvent,
   ToolCallDeltaEvent,
   ToolCallReadyEvent,
-} from './agent-events';
+} from './events/agent-events';
 export {
   type AgentToolInput,
   AgentToolInputSchema,
   type AgentToolOptions,
   agentAsTool,
   type DelegateAgent,
-} from './agent-tool';
+} from './run/agent-tool';
 export { boundedToolCall } from './bounded-calls';
 export { type AliasedCall, ResponseAliases } from './call-aliases';
-export type { CallHeldEvent, CallReleasedEvent } from './dispatch-events';
 export {
   type EagerDispatch,
   type EagerDispatchOption,
   finishedNormally,
 } from './eager-dispatch';
 export { InMemoryRunJournal } from './in-memory-run-journal';
-export { InMemorySessionStore } from './in-memory-session-store';
-export { REFERENCE_INSTRUCTIONS } from './instructions';
+export { InMemorySessionStore } from './session/in-memory-session-store';
+export { REFERENCE_INSTRUCTIONS } from './run/instructions';
 export {
   JsonFileSessionStore,
   type JsonFileSessionStoreOptions,
   type SessionFileSystem,
-} from './json-file-session-store';
+} from './session/json-file-session-store';
 export {
   REFERENCE_DEFINITION,
   REFERENCE_SCHEMA,
   type SchemaWithReferencesOptions,
   schemaWithReferences,
   specWithReferences,
-} from './reference-schema';
+} from './run/reference-schema';
 export {
   checkJournalVersion,
   type JournaledCall,
@@ -65,7 +66,7 @@ export {
   parseJournaledRun,
   type RunJournal,
 } from './run-journal';
-export { addUsage, type RoundReasoning, type RunOutput, type StopReason } from './run-output';
+export { addUsage, type RoundReasoning, type RunOutput, type StopReason } from './run/run-output';
 export type { AgentResumeOptions } from './run-resume';
 export {
   checkSessionOwner,
@@ -76,5 +77,5 @@ export {
   type SessionAccess,
   SessionSchema,
   type SessionStore,
-} from './session';
+} from './session/session';
 export { VERSION } from './version';

@@ -1,7 +1,7 @@
 import type { ExecutionRun, Executor, ExecutorEvent } from '@mtpx/executor';
 import { type AssistantToolCall, findRefs, type ToolResult } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
-import type { AgentEvent } from './agent-events';
+import type { AgentEvent } from './events/agent-events';
 import { boundedToolCall } from './bounded-calls';
 import { ResponseAliases } from './call-aliases';
 import { finishedNormally, notFinishedMessage, startsEarly } from './eager-dispatch';

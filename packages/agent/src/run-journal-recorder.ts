@@ -7,8 +7,8 @@ import {
   journalFailed,
   type RunJournal,
 } from './run-journal';
-import type { StopReason } from './run-output';
-import type { RunRecord, Session } from './session';
+import type { StopReason } from './run/run-output';
+import type { RunRecord, Session } from './session/session';
 
 /** Where a run stands, as the journal records it after each model turn. */
 export interface RunProgress {

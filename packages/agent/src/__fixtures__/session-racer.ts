@@ -5,8 +5,8 @@
  * `failed <code>`.
  */
 import { createInterface } from 'node:readline';
-import { JsonFileSessionStore } from '../json-file-session-store';
-import { newSession, type Session } from '../session';
+import { JsonFileSessionStore } from '../session/json-file-session-store';
+import { newSession, type Session } from '../session/session';
 
 const [directory, sessionId, userId] = process.argv.slice(2) as [string, string, string];
 const store = new JsonFileSessionStore({ directory });

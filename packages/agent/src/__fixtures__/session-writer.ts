@@ -3,8 +3,8 @@
  * each version one message longer (with a large message, so a write takes a while), and
  * prints `saved <n>` once a save has resolved. The test kills it with SIGKILL mid-way.
  */
-import { JsonFileSessionStore } from '../json-file-session-store';
-import { newSession } from '../session';
+import { JsonFileSessionStore } from '../session/json-file-session-store';
+import { newSession } from '../session/session';
 
 const directory = process.argv[2] as string;
 const store = new JsonFileSessionStore({ directory });

@@ -11,13 +11,13 @@ import {
   type ToolSpec,
   toolMessageFromResult,
 } from '@mtpx/protocol';
-import type { AgentEvent, AgentEventHandler } from './agent-events';
-import { boundedMessage } from './bounded-calls';
-import type { EagerDispatch } from './eager-dispatch';
-import { journaledExecutor } from './journaled-executor';
-import { CallBudget, RoundCalls } from './round-calls';
-import type { JournaledCall, JournaledRun, RunJournal } from './run-journal';
-import { RunJournalRecorder, type RunProgress } from './run-journal-recorder';
+import type { AgentEvent, AgentEventHandler } from '../events/agent-events';
+import { boundedMessage } from '../bounded-calls';
+import type { EagerDispatch } from '../eager-dispatch';
+import { journaledExecutor } from '../journaled-executor';
+import { CallBudget, RoundCalls } from '../round-calls';
+import type { JournaledCall, JournaledRun, RunJournal } from '../run-journal';
+import { RunJournalRecorder, type RunProgress } from '../run-journal-recorder';
 import {
   addUsage,
   emptyUsage,
@@ -25,9 +25,9 @@ import {
   type RunOutput,
   type StopReason,
 } from './run-output';
-import { errorMessage, runRecord } from './run-record';
-import { resumePoint } from './run-resume';
-import { newSession, type RunRecord, type Session, type SessionStore } from './session';
+import { errorMessage, runRecord } from '../session/run-record';
+import { resumePoint } from '../run-resume';
+import { newSession, type RunRecord, type Session, type SessionStore } from '../session/session';
 import { type PartialTurn, type StreamedTurnOptions, streamTurn } from './streamed-turn';
 
 /** How an agent runs (fixed per agent, with per-run overrides applied). */

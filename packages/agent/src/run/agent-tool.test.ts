@@ -2,8 +2,8 @@ import { createExecutor } from '@mtpx/executor';
 import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
-import { finalTurn, seedQuestion, seedTurn } from './__fixtures__/seed';
-import { type AgentEvent, createAgent } from './index';
+import { finalTurn, seedQuestion, seedTurn } from '../__fixtures__/seed';
+import { type AgentEvent, createAgent } from '../index';
 
 describe('agents as tools', () => {
   it('a lead agent delegates to a member agent, which runs its own tool round', async () => {

@@ -1,8 +1,8 @@
 import { defineTool, type Tool, ToolExecutionError } from '@mtpx/executor';
 import type { RiskLevel } from '@mtpx/protocol';
 import { z } from 'zod';
-import { AgentError } from './agent-error';
-import type { AgentEventHandler } from './agent-events';
+import { AgentError } from '../agent-error';
+import type { AgentEventHandler } from '../events/agent-events';
 import type { RunOutput } from './run-output';
 
 /** Options of `agent.asTool`. */

@@ -7,7 +7,7 @@ import {
   createAgent,
   type RunOutput,
   type StopReason,
-} from './index';
+} from '../index';
 
 const agent = createAgent({ provider: scriptedProvider([]), tools: [] });
 

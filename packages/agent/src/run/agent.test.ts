@@ -9,8 +9,8 @@ import {
   seedQuestion,
   seedTurn,
   trace,
-} from './__fixtures__/seed';
-import { createAgent, REFERENCE_INSTRUCTIONS } from './index';
+} from '../__fixtures__/seed';
+import { createAgent, REFERENCE_INSTRUCTIONS } from '../index';
 
 const tools = [calculatorToolkit()];
 

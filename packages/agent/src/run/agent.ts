@@ -7,18 +7,18 @@ import {
   type Tool,
 } from '@mtpx/executor';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
-import { AgentError } from './agent-error';
-import type { AgentEvent, AgentEventHandler } from './agent-events';
+import { AgentError } from '../agent-error';
+import type { AgentEvent, AgentEventHandler } from '../events/agent-events';
 import { AgentRun, type RunSettings } from './agent-run';
 import { type AgentToolInput, type AgentToolOptions, agentAsTool } from './agent-tool';
-import { type EagerDispatchOption, eagerDispatchMode } from './eager-dispatch';
-import { InMemorySessionStore } from './in-memory-session-store';
+import { type EagerDispatchOption, eagerDispatchMode } from '../eager-dispatch';
+import { InMemorySessionStore } from '../session/in-memory-session-store';
 import { REFERENCE_INSTRUCTIONS } from './instructions';
 import { specWithReferences } from './reference-schema';
-import type { RunJournal } from './run-journal';
+import type { RunJournal } from '../run-journal';
 import type { RunOutput } from './run-output';
-import { type AgentResumeOptions, loadResumableRun } from './run-resume';
-import { checkSessionId, type SessionStore } from './session';
+import { type AgentResumeOptions, loadResumableRun } from '../run-resume';
+import { checkSessionId, type SessionStore } from '../session/session';
 
 /** The executor options an agent passes on when it makes its own executor. */
 export type AgentExecutorOptions = Omit<ExecutorOptions, 'tools'>;

@@ -7,9 +7,9 @@ import {
   startScriptedAnthropicServer,
 } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseJson } from './__fixtures__/json';
-import { compactBody } from './__fixtures__/request-bodies';
-import { anthropicAgent } from './__fixtures__/sdk-agents';
+import { parseJson } from '../__fixtures__/json';
+import { compactBody } from '../__fixtures__/request-bodies';
+import { anthropicAgent } from '../__fixtures__/sdk-agents';
 import {
   anthropicIds,
   collect,
@@ -19,8 +19,8 @@ import {
   seedQuestion,
   seedTurn,
   signal,
-} from './__fixtures__/seed';
-import type { AgentEvent } from './index';
+} from '../__fixtures__/seed';
+import type { AgentEvent } from '../index';
 
 let server: ModelServer | undefined;
 afterEach(async () => {

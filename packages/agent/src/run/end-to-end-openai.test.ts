@@ -7,9 +7,9 @@ import {
   startScriptedOpenAIServer,
 } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseJson } from './__fixtures__/json';
-import { compactBody } from './__fixtures__/request-bodies';
-import { openAIAgent } from './__fixtures__/sdk-agents';
+import { parseJson } from '../__fixtures__/json';
+import { compactBody } from '../__fixtures__/request-bodies';
+import { openAIAgent } from '../__fixtures__/sdk-agents';
 import {
   collect,
   finalTurn,
@@ -19,8 +19,8 @@ import {
   seedQuestion,
   seedTurn,
   signal,
-} from './__fixtures__/seed';
-import type { AgentEvent } from './index';
+} from '../__fixtures__/seed';
+import type { AgentEvent } from '../index';
 
 let server: ModelServer | undefined;
 afterEach(async () => {

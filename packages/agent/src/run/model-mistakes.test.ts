@@ -9,10 +9,10 @@ import {
   startScriptedOpenAIServer,
 } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseJson } from './__fixtures__/json';
-import { compactBody } from './__fixtures__/request-bodies';
-import { anthropicAgent, openAIAgent } from './__fixtures__/sdk-agents';
-import { collect, openAIIds, seedQuestion, seedTurn } from './__fixtures__/seed';
+import { parseJson } from '../__fixtures__/json';
+import { compactBody } from '../__fixtures__/request-bodies';
+import { anthropicAgent, openAIAgent } from '../__fixtures__/sdk-agents';
+import { collect, openAIIds, seedQuestion, seedTurn } from '../__fixtures__/seed';
 
 let server: ModelServer | undefined;
 afterEach(async () => {

@@ -9,8 +9,8 @@ import {
   startScriptedOpenAIServer,
 } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
-import { anthropicAgent, openAIAgent } from './__fixtures__/sdk-agents';
-import { collect } from './__fixtures__/seed';
+import { anthropicAgent, openAIAgent } from '../__fixtures__/sdk-agents';
+import { collect } from '../__fixtures__/seed';
 import {
   type Agent,
   type AgentEvent,
@@ -19,7 +19,7 @@ import {
   JsonFileSessionStore,
   type RunOutput,
   type SessionStore,
-} from './index';
+} from '../index';
 
 /** A run streamed (`stream()`) or whole (`run()` with `onEvent`): its events and output. */
 async function runAgent(

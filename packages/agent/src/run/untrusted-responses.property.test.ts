@@ -14,9 +14,9 @@ import {
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { objectProvider } from './__fixtures__/object-provider';
-import type { AgentEvent } from './agent-events';
-import { createAgent } from './index';
+import { objectProvider } from '../__fixtures__/object-provider';
+import type { AgentEvent } from '../events/agent-events';
+import { createAgent } from '../index';
 
 // The seeded fuzz property of issue 13: ≥ 10,000 generated model responses — random ids,
 // names and argument values, deep and huge values, `__proto__` keys, cycles, references to

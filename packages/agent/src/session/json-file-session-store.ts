@@ -3,7 +3,7 @@ import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { measureJson, safeParseJson } from '@mtpx/protocol';
-import { AgentError } from './agent-error';
+import { AgentError } from '../agent-error';
 import {
   checkSessionId,
   checkSessionOwner,

@@ -1,5 +1,5 @@
 import type { ToolResult, Usage } from '@mtpx/protocol';
-import type { StopReason } from './run-output';
+import type { StopReason } from '../run/run-output';
 import type { RunRecord } from './session';
 
 /** A session's record of a run that ended: `failed` when it has no stop reason. */

@@ -14,12 +14,12 @@ function writer(directory: string, userId: string) {
     [
       '--import',
       'tsx',
-      join(import.meta.dirname, '__fixtures__/session-racer.ts'),
+      join(import.meta.dirname, '../__fixtures__/session-racer.ts'),
       directory,
       'plans',
       userId,
     ],
-    { cwd: join(import.meta.dirname, '..') },
+    { cwd: join(import.meta.dirname, '../..') },
   );
   const lines: string[] = [];
   const waiting: Array<(line: string) => void> = [];

@@ -7,7 +7,7 @@ import {
   UserMessageSchema,
 } from '@mtpx/protocol';
 import { z } from 'zod';
-import { AgentError } from './agent-error';
+import { AgentError } from '../agent-error';
 
 const UsageSchema = z.object({
   inputTokens: z.number(),

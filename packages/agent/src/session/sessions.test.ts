@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
-import { finalTurn, seedQuestion, seedTurn, signal } from './__fixtures__/seed';
+import { finalTurn, seedQuestion, seedTurn, signal } from '../__fixtures__/seed';
 import {
   AgentError,
   createAgent,
@@ -13,7 +13,7 @@ import {
   JsonFileSessionStore,
   type Session,
   type SessionFileSystem,
-} from './index';
+} from '../index';
 import { newSession } from './session';
 
 const tools = [calculatorToolkit()];
@@ -233,8 +233,8 @@ describe('JsonFileSessionStore', () => {
     const directory = await temporaryDirectory();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(import.meta.dirname, '__fixtures__/session-writer.ts'), directory],
-      { cwd: join(import.meta.dirname, '..'), stdio: ['ignore', 'pipe', 'pipe'] },
+      ['--import', 'tsx', join(import.meta.dirname, '../__fixtures__/session-writer.ts'), directory],
+      { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let acknowledged = 0;
     let stderr = '';
