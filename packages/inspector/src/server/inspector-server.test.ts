@@ -121,7 +121,7 @@ describe('mtpx-inspector serve: the JSON API', () => {
       'another Host (DNS rebinding)',
       '/api/runs',
       { host: 'attacker.example:80' },
-      421,
+      403,
       'host_not_allowed',
     ],
     [

@@ -5,7 +5,7 @@ import { DEFAULT_PORT } from '../links';
 import { runFilePath } from '../run-files';
 import { listRuns, readRun } from '../run-store';
 import { type ProvenanceSource, readProvenance } from './provenance';
-import { allowedHosts, checkRequest } from './request-guard';
+import { createInspectorGuard } from './request-guard';
 import { streamRun } from './run-stream';
 import { loadWebAssets, type WebAssets } from './web-assets';
 
@@ -93,11 +93,11 @@ export async function serveInspector(options: ServeInspectorOptions): Promise<In
   const host = options.host ?? '127.0.0.1';
   const assets: WebAssets = loadWebAssets();
   const streams = new Set<ServerResponse>();
-  let hosts = new Set<string>();
+  const guard = createInspectorGuard(host);
 
   const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
-    const refusal = checkRequest(request, hosts);
-    if (refusal) return sendError(response, refusal.status, refusal.code, refusal.message);
+    const refusal = guard(request);
+    if (refusal) return sendError(response, refusal.status, refusal.kind, refusal.message);
     const head = request.method === 'HEAD';
     let url: URL;
     let path: string;
@@ -210,7 +210,6 @@ export async function serveInspector(options: ServeInspectorOptions): Promise<In
     server.listen(options.port ?? DEFAULT_PORT, host, () => resolve());
   });
   const address = server.address() as AddressInfo;
-  hosts = allowedHosts(host, address.port);
   const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   return {
     url: `http://${shown}:${address.port}`,
