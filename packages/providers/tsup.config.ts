@@ -1,7 +1,7 @@
 import { defineConfig } from 'tsup';
 import { packageTsupEntry } from '../../tsup.shared.ts';
 
-// One build with four entries: tsup splits the shared code into chunks, so importing
+// One build with five entries: tsup splits the shared code into chunks, so importing
 // `@mtpx/providers/openai` never loads `@anthropic-ai/sdk`, and the reverse.
 export default defineConfig([
   packageTsupEntry(import.meta.dirname, {
@@ -10,6 +10,7 @@ export default defineConfig([
       openai: 'src/openai.ts',
       anthropic: 'src/anthropic.ts',
       testing: 'src/testing.ts',
+      internal: 'src/internal.ts',
     },
     external: ['openai', '@anthropic-ai/sdk'],
   }),

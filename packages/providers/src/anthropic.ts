@@ -1,8 +1,4 @@
 export {
-  ANTHROPIC_API_KEY_VARIABLE,
-  ANTHROPIC_BASE_URL_VARIABLE,
-} from './anthropic/anthropic-connection';
-export {
   type AnthropicEffort,
   type AnthropicProvider,
   type AnthropicProviderOptions,

@@ -49,9 +49,7 @@ export interface ProviderDescription {
  * no SDK.
  *
  * @example
- * ```ts
- * import { describeProvider, providerNames } from '@mtpx/providers';
- *
+ * ```ts source="./create-provider.examples.ts#describeProvider"
  * for (const name of providerNames) console.log(name, describeProvider(name).apiKeyVariable);
  * ```
  */
@@ -107,9 +105,7 @@ export interface CreateProviderOptions {
  * `invalid_options` for a name it does not know.
  *
  * @example
- * ```ts
- * import { createProvider, isProviderName } from '@mtpx/providers';
- *
+ * ```ts source="./create-provider.examples.ts#createProvider"
  * const [name = 'groq', model = 'llama-3.3-70b-versatile'] = process.argv.slice(2);
  * if (!isProviderName(name)) throw new Error(`Unknown provider: ${name}`);
  * const provider = await createProvider({ provider: name, model }); // reads GROQ_API_KEY

@@ -7,30 +7,12 @@ export {
   type ProviderName,
   providerNames,
 } from './create-provider';
+export { ProviderError, type ProviderErrorCode, type ProviderErrorOptions } from './provider-error';
 export {
-  isRetryableStatus,
-  ProviderError,
-  type ProviderErrorCode,
-  type ProviderErrorOptions,
-} from './provider-error';
-export {
-  ANTHROPIC_STRICT_LIMITS,
   type AnthropicStrictCost,
   anthropicStrictSchemaIssues,
-  closeObjectSchemas,
-  dropNullOptionals,
-  type NullableOptionals,
-  OPENAI_STRICT_LIMITS,
-  type OpenAIStrictParameters,
-  openAIStrictParameters,
-  openAIStrictSchemaIssues,
-} from './strict-schemas';
-export {
-  assistantToolCall,
-  assistantToolCallFromValue,
-  type ParsedToolArguments,
-  parseToolArguments,
-} from './tool-arguments';
+} from './strict-schemas/anthropic-strict-schema';
+export { openAIStrictSchemaIssues } from './strict-schemas/openai-strict-schema';
 export {
   type IncompleteToolCall,
   type ReadinessRule,
@@ -38,11 +20,5 @@ export {
   type ToolCallAccumulatorOptions,
   type ToolCallFragment,
 } from './tool-call-accumulator';
-export {
-  createToolNameMapping,
-  PROVIDER_TOOL_NAME_MAX_LENGTH,
-  PROVIDER_TOOL_NAME_PATTERN,
-  sanitizeToolName,
-  type ToolNameMapping,
-} from './tool-names';
+export { createToolNameMapping, sanitizeToolName, type ToolNameMapping } from './tool-names';
 export { VERSION } from './version';

@@ -53,7 +53,11 @@ export interface ProviderErrorOptions {
 const markerName = 'mtpx.error.ProviderError';
 const marker = Symbol.for(markerName);
 
-/** True for the statuses a request may succeed on when sent again: 408, 409, 429 and 5xx. */
+/**
+ * True for the statuses a request may succeed on when sent again: 408, 409, 429 and 5xx.
+ *
+ * @internal
+ */
 export function isRetryableStatus(status: number | undefined): boolean {
   if (status === undefined) return false;
   return status === 408 || status === 409 || status === 429 || status >= 500;
@@ -73,7 +77,7 @@ function defaultRetryable(code: ProviderErrorCode, status: number | undefined): 
  * at once.
  *
  * @example
- * ```ts
+ * ```ts source="./provider-error.examples.ts#ProviderError"
  * try {
  *   await provider.generate({ messages, tools });
  * } catch (error) {

@@ -34,7 +34,7 @@ export async function sendRequest<T>(
  * `stream_interrupted` naming the incomplete calls, report a stream the SDK ended
  * quietly because `signal` fired as `aborted`, and close with the assembler's events.
  */
-export async function* streamTurn<Chunk>(options: {
+export async function* assembleProviderStream<Chunk>(options: {
   provider: string;
   signal: AbortSignal | undefined;
   open: () => Promise<AsyncIterable<Chunk>>;

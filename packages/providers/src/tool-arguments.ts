@@ -6,7 +6,11 @@ import {
   type ToolArguments,
 } from '@mtpx/protocol';
 
-/** A call's arguments text, parsed: the object, or the text kept with what is wrong with it. */
+/**
+ * A call's arguments text, parsed: the object, or the text kept with what is wrong with it.
+ *
+ * @internal
+ */
 export type ParsedToolArguments =
   | { ok: true; arguments: ToolArguments }
   | { ok: false; arguments: ToolArguments; rawArguments: string; error: string };
@@ -18,10 +22,12 @@ export type ParsedToolArguments =
  * model, so the call can be answered with an error instead of executed.
  *
  * @example
- * ```ts
+ * ```ts source="./tool-arguments.examples.ts#parseToolArguments"
  * parseToolArguments('{"a":15,"b":27}'); // { ok: true, arguments: { a: 15, b: 27 } }
  * parseToolArguments('{"a":15,'); // { ok: false, arguments: {}, rawArguments: '{"a":15,', error: '…' }
  * ```
+ *
+ * @internal
  */
 export function parseToolArguments(text: string): ParsedToolArguments {
   if (text.trim() === '') return { ok: true, arguments: {} };
@@ -48,6 +54,8 @@ export function parseToolArguments(text: string): ParsedToolArguments {
 /**
  * An assistant tool call from the parts a provider returned. The name is expected
  * already mapped back to its MTP form; unparsable arguments are kept on the call.
+ *
+ * @internal
  */
 export function assistantToolCall(
   id: string,
@@ -71,7 +79,11 @@ export function assistantToolCallFromParsed(
   return call;
 }
 
-/** An assistant tool call from arguments that arrived already parsed (Anthropic's `input`). */
+/**
+ * An assistant tool call from arguments that arrived already parsed (Anthropic's `input`).
+ *
+ * @internal
+ */
 export function assistantToolCallFromValue(
   id: string,
   name: string,

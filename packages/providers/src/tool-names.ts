@@ -2,10 +2,12 @@
  * The function names OpenAI's Chat Completions and Anthropic's Messages API accept:
  * ASCII letters, digits, `_` and `-`, 1 to 64 characters. MTP tool names such as
  * `calculator.add` contain dots, so they are mapped for the wire.
+ *
+ * @internal
  */
 export const PROVIDER_TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
-/** The longest tool name the APIs accept. */
+/** The longest tool name the APIs accept. @internal */
 export const PROVIDER_TOOL_NAME_MAX_LENGTH = 64;
 
 /** A reversible, collision-free mapping between MTP tool names and wire names, for one request. */
@@ -26,7 +28,7 @@ export interface ToolNameMapping {
  * `[a-zA-Z0-9_-]` becomes `_`, and the result is cut to 64 characters.
  *
  * @example
- * ```ts
+ * ```ts source="./tool-names.examples.ts#sanitizeToolName"
  * sanitizeToolName('calculator.add'); // 'calculator_add'
  * ```
  */
@@ -51,7 +53,7 @@ function withSuffix(base: string, counter: number): string {
  * way out and left as they are on the way back.
  *
  * @example
- * ```ts
+ * ```ts source="./tool-names.examples.ts#createToolNameMapping"
  * const names = createToolNameMapping(['calculator.add', 'calculator_add']);
  * names.toProvider('calculator.add'); // 'calculator_add_2'
  * names.fromProvider('calculator_add_2'); // 'calculator.add'

@@ -1,9 +1,9 @@
 import { type Environment, environmentValue } from '../environment';
 import { ProviderError } from '../provider-error';
 
-/** The environment variable that holds the Anthropic API key. */
+/** The environment variable that holds the Anthropic API key. @internal */
 export const ANTHROPIC_API_KEY_VARIABLE = 'ANTHROPIC_API_KEY';
-/** The environment variable that overrides the Anthropic base URL. */
+/** The environment variable that overrides the Anthropic base URL. @internal */
 export const ANTHROPIC_BASE_URL_VARIABLE = 'ANTHROPIC_BASE_URL';
 
 /** Where the Anthropic key and base URL come from: explicit values win over the variables. */

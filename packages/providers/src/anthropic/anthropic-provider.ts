@@ -1,7 +1,7 @@
 import Anthropic, { type ClientOptions } from '@anthropic-ai/sdk';
 import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
 import type { Environment } from '../environment';
-import { sendRequest, streamTurn } from '../provider-stream';
+import { assembleProviderStream, sendRequest } from '../provider-stream';
 import { createToolNameMapping } from '../tool-names';
 import { resolveAnthropicConnection } from './anthropic-connection';
 import { toAnthropicConversation, toAnthropicTools } from './anthropic-request';
@@ -144,9 +144,7 @@ function buildClient(options: AnthropicProviderOptions): Anthropic {
  * `ANTHROPIC_API_KEY` is unset.
  *
  * @example
- * ```ts
- * import { createAnthropicProvider } from '@mtpx/providers/anthropic';
- *
+ * ```ts source="./anthropic-provider.examples.ts#createAnthropicProvider"
  * const provider = createAnthropicProvider({ model: 'claude-sonnet-4-6' });
  * for await (const event of provider.stream({ messages, tools })) console.log(event.type);
  * ```
@@ -198,7 +196,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
     const context = turnContext(request);
     const { signal } = request;
-    yield* streamTurn({
+    yield* assembleProviderStream({
       provider: label,
       signal,
       baseURL: client.baseURL,

@@ -3,8 +3,8 @@ import type { Message, ToolSpec } from '@mtpx/protocol';
 import {
   ANTHROPIC_STRICT_LIMITS,
   anthropicStrictSchemaIssues,
-  closeObjectSchemas,
-} from '../strict-schemas';
+} from '../strict-schemas/anthropic-strict-schema';
+import { closeObjectSchemas } from '../strict-schemas/close-object-schemas';
 import type { ToolNameMapping } from '../tool-names';
 import { anthropicAssistantContent } from './anthropic-parts';
 

@@ -159,7 +159,7 @@ export function isOpenAICompatiblePresetName(name: string): name is OpenAICompat
  * a hosted service has no key, with a one-line message naming the variable to set.
  *
  * @example
- * ```ts
+ * ```ts source="./openai-presets.examples.ts#resolveOpenAICompatiblePreset"
  * const { baseURL, apiKey } = resolveOpenAICompatiblePreset({ preset: 'groq' });
  * // throws "Groq needs an API key: set the GROQ_API_KEY environment variable (or pass apiKey)." when unset
  * ```

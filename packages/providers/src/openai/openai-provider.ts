@@ -3,7 +3,7 @@ import OpenAI, { type ClientOptions } from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { createFallbackCallId } from '../call-ids';
 import type { Environment } from '../environment';
-import { sendRequest, streamTurn } from '../provider-stream';
+import { assembleProviderStream, sendRequest } from '../provider-stream';
 import { createToolNameMapping } from '../tool-names';
 import {
   isOpenAICompatiblePresetName,
@@ -108,9 +108,7 @@ function buildClient(options: OpenAIProviderOptions): OpenAI {
  * key (its message names the variable to set).
  *
  * @example
- * ```ts
- * import { createOpenAIProvider } from '@mtpx/providers/openai';
- *
+ * ```ts source="./openai-provider.examples.ts#createOpenAIProvider"
  * const provider = createOpenAIProvider({ preset: 'groq', model: 'llama-3.3-70b-versatile' });
  * const turn = await provider.generate({ messages: [{ role: 'user', content: 'Hi' }], tools: [] });
  * ```
@@ -175,7 +173,7 @@ export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProv
   async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
     const context = turnContext(request);
     const { signal } = request;
-    yield* streamTurn({
+    yield* assembleProviderStream({
       provider: label,
       signal,
       baseURL: client.baseURL,

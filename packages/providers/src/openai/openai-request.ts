@@ -8,7 +8,7 @@ import {
   dropNullOptionals,
   type OpenAIStrictParameters,
   openAIStrictParameters,
-} from '../strict-schemas';
+} from '../strict-schemas/openai-strict-parameters';
 import type { ToolNameMapping } from '../tool-names';
 import { replayOpenAIParts } from './openai-parts';
 

@@ -1,17 +1,14 @@
 import type { JsonSchemaObject, ToolSpec } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
-import { toAnthropicTools } from './anthropic/anthropic-request';
-import { createOpenAIProvider } from './openai';
-import { toOpenAITools } from './openai/openai-request';
-import {
-  anthropicStrictSchemaIssues,
-  closeObjectSchemas,
-  dropNullOptionals,
-  openAIStrictParameters,
-  openAIStrictSchemaIssues,
-} from './strict-schemas';
-import { startScriptedOpenAIServer } from './testing';
-import { createToolNameMapping } from './tool-names';
+import { toAnthropicTools } from '../anthropic/anthropic-request';
+import { createOpenAIProvider } from '../openai';
+import { toOpenAITools } from '../openai/openai-request';
+import { startScriptedOpenAIServer } from '../testing';
+import { createToolNameMapping } from '../tool-names';
+import { anthropicStrictSchemaIssues } from './anthropic-strict-schema';
+import { closeObjectSchemas } from './close-object-schemas';
+import { dropNullOptionals, openAIStrictParameters } from './openai-strict-parameters';
+import { openAIStrictSchemaIssues } from './openai-strict-schema';
 
 const closed = (properties: Record<string, unknown>, extra: object = {}): JsonSchemaObject => ({
   type: 'object',

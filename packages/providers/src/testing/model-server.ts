@@ -187,7 +187,7 @@ async function writeJson(
  * request, so a test can snapshot the body the real SDK client sent.
  *
  * @example
- * ```ts
+ * ```ts source="./testing.examples.ts#startModelServer"
  * const server = await startModelServer({ responses: [{ type: 'json', body: completion }] });
  * const provider = createOpenAIProvider({ model: 'gpt-4.1-mini', apiKey: 'test', baseURL: `${server.url}/v1` });
  * await provider.generate({ messages, tools });

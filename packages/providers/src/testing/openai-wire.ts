@@ -48,7 +48,7 @@ function usageBody(usage: Usage | undefined) {
  * A scripted turn as a whole Chat Completions response body.
  *
  * @example
- * ```ts
+ * ```ts source="./testing.examples.ts#openAIChatCompletion"
  * openAIChatCompletion({ toolCalls: [{ id: 'call_1', name: 'calculator_add', arguments: { a: 1, b: 2 } }] });
  * ```
  */

@@ -92,9 +92,7 @@ function buildTurn(turn: ScriptedTurn, calls: AssistantToolCall[], model: string
  * Asking for more turns than a list holds throws `script_exhausted`.
  *
  * @example
- * ```ts
- * import { scriptedProvider } from '@mtpx/providers/testing';
- *
+ * ```ts source="./testing.examples.ts#scriptedProvider"
  * const provider = scriptedProvider([
  *   { toolCalls: [{ id: 'call_1', name: 'calculator.add', arguments: { a: 15, b: 27 } }] },
  *   { text: '15 + 27 = 42' },

@@ -140,7 +140,7 @@ function startScriptedServer(
  * any OpenAI client at `${server.url}/v1`. For benchmarks, demos and tests.
  *
  * @example
- * ```ts
+ * ```ts source="./testing.examples.ts#startScriptedOpenAIServer"
  * const server = await startScriptedOpenAIServer(
  *   [{ toolCalls: [{ id: 'call_1', name: 'calculator.add', arguments: { a: 1, b: 2 } }] }, { text: '3' }],
  *   { firstByteDelayMs: 300, chunkDelayMs: 20 },
