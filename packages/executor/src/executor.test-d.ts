@@ -1,6 +1,6 @@
 import type { AssistantToolCall, ToolResult } from '@mtpx/protocol';
 import { expectTypeOf, test } from 'vitest';
-import type { ExecutorEvent } from './events';
+import type { ExecutorEvent } from './events/events';
 import { createExecutor } from './executor';
 
 const executor = createExecutor({ tools: [] });

@@ -1,22 +1,22 @@
 import type { ExecutionPlanInput, ToolCallInput, ToolResult } from '@mtpx/protocol';
-import { ArgumentValidator } from './argument-validator';
+import { ArgumentValidator } from './call/argument-validator';
 import { ExecutorError } from './errors';
-import type { ExecutorEvent } from './events';
-import { Run } from './execution-run';
+import type { ExecutorEvent } from './events/events';
+import { Run } from './run/plan-execution';
 import type { ExecutorServices } from './executor-services';
-import { addPlan, layOutPlan, type Scheduling } from './plan-intake';
-import { InMemoryResultCache, type ResultCache } from './result-cache';
-import { type RetryBackoff, resolveRetryBackoff } from './retry-backoff';
+import { addPlan, layOutPlan, type Scheduling } from './run/plan-intake';
+import { InMemoryResultCache, type ResultCache } from './cache/result-cache';
+import { type RetryBackoff, resolveRetryBackoff } from './call/retry-backoff';
 import {
   type ApproveHandler,
   type RiskPolicyOptions,
   type ToolPolicy,
   toPolicy,
-} from './risk-policy';
-import type { ExecutionRun, RunOptions } from './run-options';
-import { ToolRegistry } from './tool-registry';
-import type { AnyTool, Toolkit } from './toolkit';
-import { resolveValueLimits, type ValueLimits } from './value-limits';
+} from './policy/risk-policy';
+import type { ExecutionRun, RunOptions } from './run/plan-execution-types';
+import { ToolRegistry } from './tools/tool-registry';
+import type { AnyTool, Toolkit } from './tools/toolkit';
+import { resolveValueLimits, type ValueLimits } from './call/value-limits';
 
 /** Options of {@link createExecutor}. */
 export interface ExecutorOptions {

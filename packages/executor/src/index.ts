@@ -1,5 +1,5 @@
-export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
-export { type ArgumentCheck, ArgumentValidator } from './argument-validator';
+export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './events/approval-events';
+export { type ArgumentCheck, ArgumentValidator } from './call/argument-validator';
 export {
   defineTool,
   type InferToolArgs,
@@ -12,7 +12,7 @@ export {
   type ToolProgress,
   toolSpecOf,
   type ZodSchema,
-} from './define-tool';
+} from './tools/define-tool';
 export {
   ExecutorError,
   type ExecutorErrorCode,
@@ -20,7 +20,7 @@ export {
   type ToolExecutionErrorOptions,
   toToolErrorCode,
 } from './errors';
-export { EventChannel, type EventChannelOptions } from './event-channel';
+export { EventChannel, type EventChannelOptions } from './events/event-channel';
 export type {
   CacheFailedEvent,
   CallEventBase,
@@ -34,36 +34,36 @@ export type {
   ExecutorEventHandler,
   PlanFinishedEvent,
   PlanStartedEvent,
-} from './events';
+} from './events/events';
 export {
   createExecutor,
   type ExecuteOptions,
   type Executor,
   type ExecutorOptions,
 } from './executor';
-export { idempotencyKeyOf } from './idempotency-key';
-export type { Scheduling } from './plan-intake';
+export { idempotencyKeyOf } from './call/idempotency-key';
+export type { Scheduling } from './run/plan-intake';
 export {
   type CachedResult,
   cacheKey,
   InMemoryResultCache,
   type InMemoryResultCacheOptions,
   type ResultCache,
-} from './result-cache';
-export type { RetryBackoff } from './retry-backoff';
+} from './cache/result-cache';
+export type { RetryBackoff } from './call/retry-backoff';
 export {
   type ApproveHandler,
   RiskPolicy,
   type RiskPolicyOptions,
   type ToolPolicy,
-} from './risk-policy';
-export type { ExecutionRun, RunHistory, RunOptions } from './run-options';
-export { ToolRegistry } from './tool-registry';
-export { type AnyTool, defineToolkit, type Toolkit } from './toolkit';
+} from './policy/risk-policy';
+export type { ExecutionRun, RunHistory, RunOptions } from './run/plan-execution-types';
+export { ToolRegistry } from './tools/tool-registry';
+export { type AnyTool, defineToolkit, type Toolkit } from './tools/toolkit';
 export {
   callOutOfBounds,
   DEFAULT_VALUE_LIMITS,
   outputOutOfBounds,
   type ValueLimits,
-} from './value-limits';
+} from './call/value-limits';
 export { VERSION } from './version';

@@ -1,6 +1,6 @@
 import type { JsonValue } from '@mtpx/protocol';
-import { defineTool } from '../define-tool';
-import type { ExecutorEvent } from '../events';
+import { defineTool } from '../tools/define-tool';
+import type { ExecutorEvent } from '../events/events';
 
 /** A promise with its settle functions outside. */
 export interface Deferred<T> {

@@ -1,5 +1,5 @@
 import type { JsonValue, MediaLists } from '@mtpx/protocol';
-import { ExecutorError } from './errors';
+import { ExecutorError } from '../errors';
 
 /** A successful result as a cache keeps it. */
 export interface CachedResult extends MediaLists {

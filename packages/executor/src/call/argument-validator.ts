@@ -3,7 +3,7 @@ import type { ValidateFunction } from 'ajv';
 import { z } from 'zod';
 import { describeProblems, formatAjvErrors, formatZodIssues } from './argument-errors';
 import { DialectCompiler } from './schema-dialects';
-import type { AnyTool } from './toolkit';
+import type { AnyTool } from '../tools/toolkit';
 
 /** The arguments a tool runs with, or why they are rejected. */
 export type ArgumentCheck =

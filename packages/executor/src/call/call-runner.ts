@@ -11,16 +11,16 @@ import {
   type ToolErrorCode,
   type ToolResult,
 } from '@mtpx/protocol';
-import { type CallNode, CallState } from './call-node';
-import { errorMessage, ToolExecutionError } from './errors';
-import type { Run } from './execution-run';
+import { type CallNode, CallState } from '../run/call-node';
+import { errorMessage, ToolExecutionError } from '../errors';
+import type { Run } from '../run/plan-execution';
 import { isPromiseLike } from './promise-like';
-import { type CachedResult, cacheKey } from './result-cache';
+import { type CachedResult, cacheKey } from '../cache/result-cache';
 import { retryDelay } from './retry-backoff';
-import { timeoutMessage } from './run-messages';
+import { timeoutMessage } from '../run/execution-messages';
 import { CallContext } from './tool-context';
 import { errorResult, isoNow, mediaOf, successResult } from './tool-results';
-import type { AnyTool } from './toolkit';
+import type { AnyTool } from '../tools/toolkit';
 import { unknownToolMessage } from './unknown-tool';
 import { outputOutOfBounds } from './value-limits';
 

@@ -1,4 +1,4 @@
-import { ExecutorError } from './errors';
+import { ExecutorError } from '../errors';
 
 /** How long to wait before retrying a call that failed with a retryable error. */
 export interface RetryBackoff {

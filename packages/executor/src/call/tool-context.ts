@@ -1,7 +1,7 @@
 import type { JsonObject, ToolCall } from '@mtpx/protocol';
-import { type CallNode, CallState } from './call-node';
-import type { ToolContext, ToolProgress } from './define-tool';
-import type { Run } from './execution-run';
+import { type CallNode, CallState } from '../run/call-node';
+import type { ToolContext, ToolProgress } from '../tools/define-tool';
+import type { Run } from '../run/plan-execution';
 import { idempotencyKeyOf } from './idempotency-key';
 
 /**

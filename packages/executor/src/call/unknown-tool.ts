@@ -1,5 +1,5 @@
-import type { ToolRegistry } from './tool-registry';
-import { toolkitPrefix } from './toolkit';
+import type { ToolRegistry } from '../tools/tool-registry';
+import { toolkitPrefix } from '../tools/toolkit';
 
 const shown = 20;
 

@@ -1,5 +1,5 @@
 import { DEFAULT_JSON_MAX_DEPTH, isJsonObject, measureJson } from '@mtpx/protocol';
-import { ExecutorError } from './errors';
+import { ExecutorError } from '../errors';
 
 /**
  * Bounds on what a model sends and what a tool returns. Every value is measured by an

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ExecutorError } from './errors';
+import { ExecutorError } from '../errors';
 import { EventChannel } from './event-channel';
 
 async function drain<T>(channel: AsyncIterable<T>): Promise<T[]> {

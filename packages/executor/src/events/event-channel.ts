@@ -1,4 +1,4 @@
-import { ExecutorError } from './errors';
+import { ExecutorError } from '../errors';
 
 /** How an {@link EventChannel} reports a second consumer. */
 export interface EventChannelOptions {

@@ -1,6 +1,6 @@
 import type { Approval, PlanIssue, ToolErrorCode, ToolResult } from '@mtpx/protocol';
 import type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
-import type { ToolProgress } from './define-tool';
+import type { ToolProgress } from '../tools/define-tool';
 
 /** What every executor event carries. */
 export interface ExecutorEventBase {

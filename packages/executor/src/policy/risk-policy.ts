@@ -1,6 +1,6 @@
 import type { Approval, JsonObject, RiskLevel, ToolCall, ToolSpec } from '@mtpx/protocol';
-import { ExecutorError } from './errors';
-import { toolkitPrefix } from './toolkit';
+import { ExecutorError } from '../errors';
+import { toolkitPrefix } from '../tools/toolkit';
 
 /**
  * Decides, before a call runs, whether it may: `allow`, `ask` (run only if the executor's

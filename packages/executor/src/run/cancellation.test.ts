@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { allOf, eventLog, gatedTool, waitForEvent } from './__fixtures__/test-tools';
-import { defineTool } from './define-tool';
-import { ToolExecutionError } from './errors';
-import { createExecutor } from './executor';
+import { allOf, eventLog, gatedTool, waitForEvent } from '../__fixtures__/test-tools';
+import { defineTool } from '../tools/define-tool';
+import { ToolExecutionError } from '../errors';
+import { createExecutor } from '../executor';
 
 afterEach(() => vi.useRealTimers());
 
@@ -192,9 +192,9 @@ describe('cancellation', () => {
   it('leaves nothing that keeps the process alive: a cancelled child process exits by itself', async () => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(import.meta.dirname, '__fixtures__/cancel-child.ts')],
+      ['--import', 'tsx', join(import.meta.dirname, '../__fixtures__/cancel-child.ts')],
       {
-        cwd: join(import.meta.dirname, '..'),
+        cwd: join(import.meta.dirname, '../..'),
         stdio: ['ignore', 'pipe', 'pipe'],
       },
     );

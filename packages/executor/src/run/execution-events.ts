@@ -1,7 +1,7 @@
 import type { PlanIssue, ToolResult } from '@mtpx/protocol';
 import type { CallNode } from './call-node';
-import { ExecutorError } from './errors';
-import { EventChannel } from './event-channel';
+import { ExecutorError } from '../errors';
+import { EventChannel } from '../events/event-channel';
 import type {
   CallFinishedEvent,
   CallSkippedEvent,
@@ -9,7 +9,7 @@ import type {
   ExecutorEventHandler,
   PlanFinishedEvent,
   PlanStartedEvent,
-} from './events';
+} from '../events/events';
 
 function eventsAlreadyIterated(): ExecutorError {
   return new ExecutorError({

@@ -1,7 +1,7 @@
 import { planFromToolCalls, type ToolCallInput } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
-import { createExecutor } from './executor';
-import { calculatorToolkit } from './toolkits';
+import { createExecutor } from '../executor';
+import { calculatorToolkit } from '../toolkits';
 
 /**
  * 10,000 calls in chains of ten: each chain starts at its own number and adds 1 per link,

@@ -1,13 +1,13 @@
 import type { ExecutionPlanInput, ToolCallInput, ToolResult } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { eventLog } from './__fixtures__/test-tools';
-import { defineTool } from './define-tool';
-import { ToolExecutionError } from './errors';
-import type { PlanStartedEvent } from './events';
-import { createExecutor } from './executor';
-import { defineToolkit } from './toolkit';
-import { calculatorToolkit } from './toolkits';
+import { eventLog } from '../__fixtures__/test-tools';
+import { defineTool } from '../tools/define-tool';
+import { ToolExecutionError } from '../errors';
+import type { PlanStartedEvent } from '../events/events';
+import { createExecutor } from '../executor';
+import { defineToolkit } from '../tools/toolkit';
+import { calculatorToolkit } from '../toolkits';
 
 const executor = () => createExecutor({ tools: [calculatorToolkit()] });
 const outcome = (result: ToolResult | undefined) => result?.error_code ?? result?.output;

@@ -1,5 +1,5 @@
 import type { ToolCallInput, ToolResult } from '@mtpx/protocol';
-import type { ExecutorEvent, ExecutorEventHandler } from './events';
+import type { ExecutorEvent, ExecutorEventHandler } from '../events/events';
 
 /** Results of earlier rounds by call id: `$ref`s and `depends_on` may name them. */
 export type RunHistory = ReadonlyMap<string, ToolResult> | Readonly<Record<string, ToolResult>>;

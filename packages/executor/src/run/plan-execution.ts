@@ -6,13 +6,13 @@ import {
   type ToolResult,
 } from '@mtpx/protocol';
 import { appended, BatchGate, CallNode, CallState } from './call-node';
-import { runCall } from './call-runner';
-import type { ToolProgress } from './define-tool';
-import { ExecutorError } from './errors';
-import type { ExecutorEvent } from './events';
-import type { ExecutorServices } from './executor-services';
+import { runCall } from '../call/call-runner';
+import type { ToolProgress } from '../tools/define-tool';
+import { ExecutorError } from '../errors';
+import type { ExecutorEvent } from '../events/events';
+import type { ExecutorServices } from '../executor-services';
 import { IdenticalCalls } from './identical-calls';
-import { callFinishedEvent, callSkippedEvent, planFinishedEvent, RunEvents } from './run-events';
+import { callFinishedEvent, callSkippedEvent, planFinishedEvent, RunEvents } from './execution-events';
 import {
   cancelledMessage,
   cycleMessage,
@@ -20,11 +20,11 @@ import {
   duplicateIdMessage,
   reusedIdMessage,
   selfReferenceMessage,
-} from './run-messages';
-import { type ExecutionRun, historyLookup, type RunOptions } from './run-options';
-import { copiedResult, errorResult } from './tool-results';
+} from './execution-messages';
+import { type ExecutionRun, historyLookup, type RunOptions } from './plan-execution-types';
+import { copiedResult, errorResult } from '../call/tool-results';
 import { findWaitingCycles, missingTargets } from './unresolved-calls';
-import { callOutOfBounds, standInFor } from './value-limits';
+import { callOutOfBounds, standInFor } from '../call/value-limits';
 
 /** How a planned call (from an ExecutionPlan) is added. */
 export interface PlannedCall {

@@ -5,8 +5,8 @@ import {
   validateExecutionPlan,
 } from '@mtpx/protocol';
 import type { BatchGate, CallNode } from './call-node';
-import type { Run } from './execution-run';
-import type { RunHistory } from './run-options';
+import type { Run } from './plan-execution';
+import type { RunHistory } from './plan-execution-types';
 
 /** How a plan's batches are run. */
 export type Scheduling = 'eager' | 'batches';

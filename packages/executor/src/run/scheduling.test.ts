@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ExecutionPlanInput, ToolCallInput } from '@mtpx/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allOf, eventLog, gatedTool, waitForEvent } from './__fixtures__/test-tools';
-import { ExecutorError } from './errors';
-import { createExecutor } from './executor';
-import { calculatorToolkit, fileToolkit } from './toolkits';
+import { allOf, eventLog, gatedTool, waitForEvent } from '../__fixtures__/test-tools';
+import { ExecutorError } from '../errors';
+import { createExecutor } from '../executor';
+import { calculatorToolkit, fileToolkit } from '../toolkits';
 
 // The two native responses of the seed document (001_…txt), arguments already parsed.
 const seedParallelCalls: ToolCallInput[] = [

@@ -1,5 +1,5 @@
 import { type CallNode, CallState } from './call-node';
-import { missingDependencyMessage } from './run-messages';
+import { missingDependencyMessage } from './execution-messages';
 
 /**
  * At the end of a run, the calls still waiting for ids that never arrived, each with the

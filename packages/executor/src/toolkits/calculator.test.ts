@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createExecutor } from '../executor';
-import { ToolRegistry } from '../tool-registry';
+import { ToolRegistry } from '../tools/tool-registry';
 import { calculatorToolkit } from './calculator';
 
 const run = (name: string, args: Record<string, unknown>) =>

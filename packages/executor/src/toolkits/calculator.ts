@@ -1,6 +1,6 @@
-import { defineTool } from '../define-tool';
+import { defineTool } from '../tools/define-tool';
 import { ToolExecutionError } from '../errors';
-import { defineToolkit, type Toolkit } from '../toolkit';
+import { defineToolkit, type Toolkit } from '../tools/toolkit';
 
 const number = (description: string) => ({ type: 'number', description });
 

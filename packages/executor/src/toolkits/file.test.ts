@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ToolResult } from '@mtpx/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createExecutor } from '../executor';
-import { ToolRegistry } from '../tool-registry';
+import { ToolRegistry } from '../tools/tool-registry';
 import { fileToolkit } from './file';
 
 let base: string;

@@ -1,6 +1,6 @@
-import { defineTool } from '../define-tool';
+import { defineTool } from '../tools/define-tool';
 import { ExecutorError } from '../errors';
-import { defineToolkit, type Toolkit } from '../toolkit';
+import { defineToolkit, type Toolkit } from '../tools/toolkit';
 import { FileOperations } from './file-operations';
 
 /** Options of {@link fileToolkit}. */

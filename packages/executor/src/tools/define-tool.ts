@@ -7,7 +7,7 @@ import type {
   ToolSpec,
 } from '@mtpx/protocol';
 import { z } from 'zod';
-import { ExecutorError } from './errors';
+import { ExecutorError } from '../errors';
 
 /** A zod 4 schema (classic or mini). */
 export type ZodSchema = z.core.$ZodType;

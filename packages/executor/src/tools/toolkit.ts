@@ -1,5 +1,5 @@
 import type { Tool } from './define-tool';
-import { ExecutorError } from './errors';
+import { ExecutorError } from '../errors';
 
 /** Any tool, whatever its arguments type (what registries and executors hold). */
 export type AnyTool = Tool<never>;
@@ -27,7 +27,7 @@ export interface Toolkit {
  * const weather = defineToolkit({
  *   name: 'weather',
  *   description: 'Forecasts',
- *   load: async () => (await import('./weather-tools.js')).tools,
+ *   load: async () => (await import('../weather-tools.js')).tools,
  * });
  * ```
  */
