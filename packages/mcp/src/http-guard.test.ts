@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHttpGuard } from './http-guard';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
@@ -65,6 +66,63 @@ describe('serveMcp on loopback (the default)', () => {
     expect(await post(http.url, { host: 'mcp.internal', origin: 'https://app.example' })).toBe(200);
     expect(await post(http.url, { host: 'mcp.internal', origin: 'http://localhost' })).toBe(403);
     expect(await post(http.url, { host: `127.0.0.1:${http.port}` })).toBe(403);
+  });
+});
+
+/** Sends `head` as is on a fresh connection; resolves with the status line's code (0: closed unanswered). */
+function raw(port: number, head: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(head));
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+      const status = /^HTTP\/1\.1 (\d{3})/.exec(answer);
+      if (status) {
+        resolve(Number(status[1]));
+        socket.destroy();
+      }
+    });
+    socket.on('error', reject);
+    // Node closes a CONNECT nobody listens for without an answer.
+    socket.on('close', () => resolve(0));
+  });
+}
+
+describe('serveMcp and requests that make no web Request', () => {
+  it.each([
+    ['TRACE', (host: string) => `TRACE /mcp HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 405],
+    ['CONNECT', () => `CONNECT localhost:80 HTTP/1.1\r\nHost: localhost:80\r\n\r\n`, 0],
+    [
+      'PUT',
+      (host: string) => `PUT /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Length: 0\r\n\r\n`,
+      405,
+    ],
+    [
+      'an absolute-form target',
+      (host: string) => `GET http://${host}/other HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
+      404,
+    ],
+    ['the * target', (host: string) => `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 405],
+    ['a Host with userinfo', () => `GET /mcp HTTP/1.1\r\nHost: evil@localhost\r\n\r\n`, 400],
+    ['a Host with a bad port', () => `GET /mcp HTTP/1.1\r\nHost: localhost:http\r\n\r\n`, 400],
+    ['an unclosed IPv6 Host', () => `GET /mcp HTTP/1.1\r\nHost: [::1\r\n\r\n`, 400],
+    ['no Host', () => `GET /mcp HTTP/1.0\r\n\r\n`, 400],
+    [
+      'a target that is no URL',
+      (host: string) => `GET http://[/mcp HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
+      400,
+    ],
+    [
+      'a text/plain POST',
+      (host: string) =>
+        `POST /mcp HTTP/1.1\r\nHost: ${host}\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n\r\n{}`,
+      415,
+    ],
+  ])('answers %s with %i, and keeps serving', async (_name, head, status) => {
+    http = await serveMcp(testServer(), { port: 0 });
+    expect(await raw(http.port, head(`127.0.0.1:${http.port}`))).toBe(status);
+    expect(await post(http.url, { host: `localhost:${http.port}` })).toBe(200);
   });
 });
 

@@ -1,9 +1,4 @@
-import {
-  hostHeaderValidationResponse,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  originValidationResponse,
-} from '@modelcontextprotocol/server';
+import { createRequestGuard, type GuardedRequest, type RequestRefusal } from '@mtpx/http-guard';
 
 /**
  * Checks the bearer token of a request: `true` lets it through. Plug an OAuth resource
@@ -12,52 +7,53 @@ import {
  */
 export type BearerTokenCheck = (token: string, request: Request) => boolean | Promise<boolean>;
 
-/** What decides which requests reach the MCP endpoint. */
+/** What decides which requests reach the MCP endpoint (`@mtpx/http-guard`'s rule). */
 export interface HttpGuardOptions {
   /** The interface the server listens on; loopback addresses get the loopback defaults. */
   host: string;
   /** Host names the `Host` header may carry. */
   allowedHosts?: readonly string[] | undefined;
-  /** Host names the `Origin` header may carry. */
+  /** Host names (or full origins) the `Origin` header may carry. Default: `allowedHosts`. */
   allowedOrigins?: readonly string[] | undefined;
 }
 
-const LOOPBACK_INTERFACES = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-/** True for the loopback interfaces `serveMcp` treats as local-only. */
-export function isLoopbackInterface(host: string): boolean {
-  return LOOPBACK_INTERFACES.has(host) || host.startsWith('127.');
-}
+/** The methods of Streamable HTTP (2025-era sessions use all three; 2026-07-28 only POST). */
+const MCP_METHODS = ['GET', 'POST', 'DELETE'];
 
 /**
- * DNS-rebinding and cross-origin protection (the spec's MUST on `Origin`): a `Host` outside
- * the allowed names answers 403, and so does a browser's `Origin` outside them. Bound to
- * loopback, both default to the localhost names. Bound elsewhere without an allow-list,
- * `Host` is not checked and `Origin`, when sent, must name the host the request was sent
- * to (same origin); requests without `Origin` (non-browser clients) pass.
+ * DNS-rebinding and cross-origin protection (the spec's MUST on `Origin`), with the
+ * guard every MTPX server runs: a missing or malformed `Host` is 400, a `Host` outside
+ * the allowed names 403, a browser's `Origin` outside them 403, a method other than
+ * GET, POST and DELETE 405. (A POST body that is not JSON is 415 too, checked by the
+ * SDK after the bearer token.) Bound to loopback, names default to the localhost names.
+ * Bound elsewhere without an allow-list, `Host` is not checked and `Origin`, when sent,
+ * must name the host the request was sent to; requests without `Origin` (non-browser
+ * clients) pass.
  */
 export function createHttpGuard(
   options: HttpGuardOptions,
-): (request: Request) => Response | undefined {
-  const loopback = isLoopbackInterface(options.host);
-  const hosts = options.allowedHosts ?? (loopback ? localhostAllowedHostnames() : undefined);
-  const origins =
-    options.allowedOrigins ??
-    options.allowedHosts ??
-    (loopback ? localhostAllowedOrigins() : undefined);
+): (request: GuardedRequest) => Response | undefined {
+  const guard = createRequestGuard({
+    boundHost: options.host,
+    allowedHosts: options.allowedHosts,
+    allowedOrigins: options.allowedOrigins,
+    methods: MCP_METHODS,
+  });
   return (request) => {
-    const badHost = hosts && hostHeaderValidationResponse(request, [...hosts]);
-    if (badHost) return badHost;
-    if (origins) return originValidationResponse(request, [...origins]);
-    const host = request.headers.get('host');
-    return host === null ? undefined : originValidationResponse(request, [hostnameOf(host)]);
+    const refusal = guard(request);
+    return refusal === undefined ? undefined : refusalResponse(refusal);
   };
 }
 
-/** `example.com:8080` → `example.com`; `[::1]:3000` → `[::1]`. */
-function hostnameOf(hostHeader: string): string {
-  if (hostHeader.startsWith('[')) return hostHeader.slice(0, hostHeader.indexOf(']') + 1);
-  return hostHeader.split(':')[0] ?? hostHeader;
+/** A refusal as MCP's JSON-RPC error answer (code -32000, as the SDK's own guards send). */
+export function refusalResponse(refusal: RequestRefusal): Response {
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32000, message: refusal.message }, id: null },
+    {
+      status: refusal.status,
+      ...(refusal.allow !== undefined && { headers: { allow: refusal.allow.join(', ') } }),
+    },
+  );
 }
 
 /**

@@ -2,14 +2,25 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 
 /**
- * A web-standard `Request` for a Node request. Its `signal` fires when the client goes
- * away, so an exchange in flight is cancelled.
+ * A web-standard `Request` for a Node request, or `undefined` when it has none (a Host
+ * or target that makes no URL, a method `fetch` refuses such as TRACE). Its `signal`
+ * fires when the client goes away, so an exchange in flight is cancelled.
  */
-export function toWebRequest(request: IncomingMessage, response: ServerResponse): Request {
+export function toWebRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+): Request | undefined {
+  let url: URL;
+  try {
+    url = new URL(`http://${request.headers.host ?? 'localhost'}/`);
+    // Origin form (`/mcp?x`), absolute form or `*`: only the path and query are kept.
+    const target = new URL(request.url ?? '/', url);
+    url.pathname = target.pathname;
+    url.search = target.search;
+  } catch {
+    return undefined;
+  }
   const controller = new AbortController();
-  response.once('close', () => {
-    if (!response.writableFinished) controller.abort();
-  });
   const headers = new Headers();
   for (const [name, value] of Object.entries(request.headers)) {
     if (typeof value === 'string') headers.set(name, value);
@@ -25,7 +36,16 @@ export function toWebRequest(request: IncomingMessage, response: ServerResponse)
     init.body = Readable.toWeb(request) as ReadableStream<Uint8Array>;
     init.duplex = 'half';
   }
-  return new Request(`http://${request.headers.host ?? 'localhost'}${request.url ?? '/'}`, init);
+  let web: Request;
+  try {
+    web = new Request(url, init);
+  } catch {
+    return undefined;
+  }
+  response.once('close', () => {
+    if (!response.writableFinished) controller.abort();
+  });
+  return web;
 }
 
 /** Writes a web-standard `Response` to a Node response, streaming its body (SSE included). */

@@ -1,7 +1,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { parseTarget, refuse } from '@mtpx/http-guard';
 import { McpAdapterError } from './errors';
-import { createHttpGuard } from './http-guard';
+import { createHttpGuard, refusalResponse } from './http-guard';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler';
 import type { McpToolServer } from './mcp-tool-server';
 import { toWebRequest, writeWebResponse } from './node-http';
@@ -54,7 +55,7 @@ export async function serveMcp(
   options: ServeMcpOptions = {},
 ): Promise<McpHttpServer> {
   const host = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
+  const path = (options.path ?? '/mcp').replace(/\/+$/, '') || '/';
   const guard = createHttpGuard({
     host,
     allowedHosts: options.allowedHosts,
@@ -63,12 +64,16 @@ export async function serveMcp(
   const handler = createMcpHttpHandler(server, options);
 
   const http = createServer((nodeRequest, nodeResponse) => {
-    const request = toWebRequest(nodeRequest, nodeResponse);
     const answer = async (): Promise<Response> => {
-      if (new URL(request.url).pathname !== path) {
-        return new Response('Not found', { status: 404 });
-      }
-      return guard(request) ?? handler.fetch(request);
+      const target = parseTarget(nodeRequest.url);
+      if (!target.ok) return refusalResponse(target.refusal);
+      const refused = guard(nodeRequest);
+      if (refused !== undefined) return refused;
+      if (target.path !== path) return new Response('Not found', { status: 404 });
+      const request = toWebRequest(nodeRequest, nodeResponse);
+      if (request === undefined)
+        return refusalResponse(refuse('invalid_target', 'The request target is not a URL.'));
+      return handler.fetch(request);
     };
     answer()
       .catch((error: unknown) => {
@@ -78,7 +83,8 @@ export async function serveMcp(
           { status: 500 },
         );
       })
-      .then((response) => writeWebResponse(response, nodeResponse));
+      .then((response) => writeWebResponse(response, nodeResponse))
+      .catch(() => nodeResponse.destroy());
   });
 
   await new Promise<void>((resolve, reject) => {
