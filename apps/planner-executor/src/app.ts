@@ -8,7 +8,7 @@ import {
   type HandledMessage,
   MplClient,
   MplError,
-  type Session,
+  type MplSession,
   type TaskPlanPayload,
   verifyChain,
 } from '@mtpx/mpl';
@@ -61,7 +61,7 @@ async function embeddedProxy(dataDir: string | undefined): Promise<ProxyConnecti
  * the promise of the session's end (wrapped, so awaiting this does not wait for that).
  */
 async function startSession(
-  session: Session,
+  session: MplSession,
   signal: AbortSignal,
   onHandled: (handled: HandledMessage) => void,
 ): Promise<{ stopped: Promise<unknown> }> {
@@ -197,8 +197,8 @@ export async function runApp(options: CliOptions, terminal: Terminal): Promise<n
   }
 }
 
-async function openSession(client: MplClient, url: string): Promise<Session> {
-  let session: Session;
+async function openSession(client: MplClient, url: string): Promise<MplSession> {
+  let session: MplSession;
   try {
     session = await client.createSession({ stypes: REQUIRED_STYPES, profile: PROFILE });
   } catch (error) {

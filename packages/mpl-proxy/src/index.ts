@@ -1,6 +1,7 @@
 export { isLoopbackAddress, LOOPBACK_HOSTS } from './http-guard';
 export { ProxyMetrics } from './proxy-metrics';
-export { type CallRouteContext, statusOf } from './routes/call-route';
+export type { CallRouteContext } from './routes/call-context';
+export { statusOf } from './routes/error-status';
 export { MessageHub } from './routes/message-hub';
 export {
   DEFAULT_HEADERS_TIMEOUT_MS,

@@ -22,7 +22,9 @@ import { type Exchange, nodeExchange, sendError, sendJson } from './http/exchang
 import { installHttpFront } from './http/http-front';
 import { answerClientError, createProxyGuard } from './http-guard';
 import { ProxyMetrics } from './proxy-metrics';
-import { type CallRouteContext, handleCall, statusOf } from './routes/call-route';
+import type { CallRouteContext } from './routes/call-context';
+import { handleCall } from './routes/call-route';
+import { statusOf } from './routes/error-status';
 import { handleHandshake } from './routes/handshake-route';
 import { MessageHub } from './routes/message-hub';
 import { SqliteProvenanceStore } from './store/sqlite-provenance-store';

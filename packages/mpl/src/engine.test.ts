@@ -9,8 +9,8 @@ import {
   SchemaFidelityError,
   UnknownStypeError,
 } from './errors';
-import { builtinSTypesDirectory } from './registry-loader';
-import { semanticHash } from './semantic-hash';
+import { semanticHash } from './hashing/semantic-hash';
+import { builtinSTypesDirectory } from './registry/registry-loader';
 
 let engine: MplEngine;
 const example = async (path: string) =>
@@ -145,8 +145,8 @@ describe('MplEngine.inspect', () => {
   });
 
   it('judges the metrics whose sample_rate the message falls under, and skips the others', async () => {
-    const { evaluateQom } = await import('./qom');
-    const { BUILTIN_QOM_PROFILES } = await import('./qom-profiles');
+    const { evaluateQom } = await import('./qom/qom');
+    const { BUILTIN_QOM_PROFILES } = await import('./qom/qom-profiles');
     const profile = BUILTIN_QOM_PROFILES['qom-comprehensive'];
     if (!profile) throw new Error('qom-comprehensive is built in');
     const report = evaluateQom(profile, {

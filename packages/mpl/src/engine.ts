@@ -1,4 +1,3 @@
-import type { AssertionContext, AssertionResult } from './assertions';
 import {
   createMplError,
   type ErrorDetail,
@@ -7,13 +6,14 @@ import {
   NegotiationIncompatibleError,
   UnknownStypeError,
 } from './errors';
-import type { OntologyReport } from './ontology';
-import { addPlanReference } from './provenance';
-import { evaluateQom, type QomMeasurement, type QomReport, type QomScores } from './qom';
-import { DEFAULT_QOM_PROFILE, loadQomProfiles, type QomProfile } from './qom-profiles';
-import { STypeRegistry } from './registry';
-import { type HashAlgorithm, semanticHash } from './semantic-hash';
-import { parseSTypeId } from './stype-id';
+import { type HashAlgorithm, semanticHash } from './hashing/semantic-hash';
+import { addPlanReference } from './provenance/provenance';
+import type { AssertionContext, AssertionResult } from './qom/assertions';
+import { evaluateQom, type QomMeasurement, type QomReport, type QomScores } from './qom/qom';
+import { DEFAULT_QOM_PROFILE, loadQomProfiles, type QomProfile } from './qom/qom-profiles';
+import type { OntologyReport } from './registry/ontology';
+import { STypeRegistry } from './registry/registry';
+import { parseSTypeId } from './registry/stype-id';
 
 /** How to build an {@link MplEngine} from registry folders. */
 export interface CreateMplEngineOptions {

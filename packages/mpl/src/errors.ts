@@ -360,7 +360,7 @@ const errorClasses = {
 /** Every MPL error code, in the order above. */
 export const MPL_ERROR_CODES = Object.keys(errorClasses) as MplErrorCode[];
 
-/** True when `code` is one of the {@link MplErrorCode}s. */
+/** True when `code` is one of the {@link MplErrorCode}s. @internal */
 export function isMplErrorCode(code: unknown): code is MplErrorCode {
   return typeof code === 'string' && Object.hasOwn(errorClasses, code);
 }
@@ -368,6 +368,8 @@ export function isMplErrorCode(code: unknown): code is MplErrorCode {
 /**
  * The typed error for `code`: `createMplError('E-SCHEMA-FIDELITY', …)` is a
  * {@link SchemaFidelityError}. Unknown codes from a newer peer become `E-INTERNAL`.
+ *
+ * @internal
  */
 export function createMplError(code: string, options: MplErrorClassOptions): MplError {
   const errorClass: new (options: MplErrorClassOptions) => MplError = isMplErrorCode(code)

@@ -1,30 +1,31 @@
+export type {
+  CallOptions,
+  CallProvenanceInfo,
+  CallResult,
+  MplSessionClient,
+  ProvenanceChain,
+} from './client/call-types';
+export { MplClient, type MplClientOptions } from './client/client';
 export {
-  type AssertionContext,
-  type AssertionDefinition,
-  type AssertionReport,
-  type AssertionResult,
-  type AssertionSetDefinition,
-  AssertionSetDefinitionSchema,
-  type AssertionSeverity,
-  type CompiledAssertionSet,
-  compileAssertionSet,
-  toCelInput,
-} from './assertions';
-export {
-  canonicalize,
-  canonicalNumber,
-  compareCodePoints,
-  MAX_CANONICAL_DEPTH,
-  trimUnicodeWhiteSpace,
-} from './canonical-json';
-export {
-  type CallOptions,
-  type CallProvenanceInfo,
-  type CallResult,
-  MplClient,
-  type MplClientOptions,
-  type ProvenanceChain,
-} from './client';
+  type HandledMessage,
+  type MessageHandler,
+  MplSession,
+  type MplSessionMessage,
+  type MplSessionOptions,
+  type MplSessionRunOptions,
+  type MplSessionRunSummary,
+  Session,
+  type SessionMessage,
+  type SessionOptions,
+  type SessionRunOptions,
+  type SessionRunSummary,
+} from './client/mpl-session';
+export type {
+  CapabilitiesResponseBody,
+  DeliveredMessage,
+  HandshakeSelect,
+  HealthResponseBody,
+} from './client/wire';
 export {
   type CreateMplEngineOptions,
   type Inspection,
@@ -34,11 +35,9 @@ export {
 export {
   AssertionFailedError,
   ConnectionError,
-  createMplError,
   type ErrorDetail,
   InternalError,
   InvalidRequestError,
-  isMplErrorCode,
   MPL_ERROR_CODES,
   MplError,
   type MplErrorBody,
@@ -60,6 +59,54 @@ export {
   UnknownToolError,
   UpstreamError,
 } from './errors';
+export { canonicalize } from './hashing/canonical-json';
+export {
+  HASH_ALGORITHMS,
+  type HashAlgorithm,
+  hashAlgorithmOf,
+  semanticHash,
+  verifyHash,
+} from './hashing/semantic-hash';
+export { MplPolicy, type PolicyDecision, type PolicyFile, PolicyFileSchema } from './policy';
+export {
+  type ChainProblem,
+  type ChainVerification,
+  computeEntryHash,
+  linkEntry,
+  type ProvenanceEntry,
+  type ProvenanceRecord,
+  type ProvenanceStore,
+  verifyChain,
+} from './provenance/provenance';
+export { InMemoryProvenanceStore } from './provenance/provenance-memory';
+export {
+  type AssertionContext,
+  type AssertionDefinition,
+  type AssertionReport,
+  type AssertionResult,
+  type AssertionSetDefinition,
+  AssertionSetDefinitionSchema,
+  type AssertionSeverity,
+  type CompiledAssertionSet,
+} from './qom/assertions';
+export {
+  evaluateQom,
+  type QomFailure,
+  type QomMeasurement,
+  type QomReport,
+  type QomScores,
+  QomScoresSchema,
+} from './qom/qom';
+export {
+  BUILTIN_QOM_PROFILES,
+  DEFAULT_QOM_PROFILE,
+  loadQomProfiles,
+  parseQomProfile,
+  QOM_METRICS,
+  type QomMetricName,
+  type QomProfile,
+  QomProfileSchema,
+} from './qom/qom-profiles';
 export {
   BUILTIN_PAYLOAD_SCHEMAS,
   type BuiltinPayloads,
@@ -77,91 +124,25 @@ export {
   ToolInvocationPayloadSchema,
   type ToolResultPayload,
   ToolResultPayloadSchema,
-} from './payloads';
-export { MplPolicy, type PolicyDecision, type PolicyFile, PolicyFileSchema } from './policy';
-export {
-  type ChainProblem,
-  type ChainVerification,
-  computeEntryHash,
-  linkEntry,
-  type ProvenanceEntry,
-  type ProvenanceRecord,
-  type ProvenanceStore,
-  planReferenceOf,
-  verifyChain,
-} from './provenance';
-export { InMemoryProvenanceStore } from './provenance-memory';
-export {
-  evaluateQom,
-  type QomFailure,
-  type QomMeasurement,
-  type QomReport,
-  type QomScores,
-  QomScoresSchema,
-} from './qom';
-export {
-  BUILTIN_QOM_PROFILES,
-  DEFAULT_QOM_PROFILE,
-  loadQomProfiles,
-  parseQomProfile,
-  QOM_METRICS,
-  type QomMetricName,
-  type QomProfile,
-  QomProfileSchema,
-} from './qom-profiles';
+} from './registry/payloads';
 export {
   type LoadRegistryOptions,
   type MessageValidation,
   type SchemaValidation,
   STypeRegistry,
   type STypeSummary,
-} from './registry';
+} from './registry/registry';
 export {
   builtinSTypesDirectory,
   readSTypeDirectory,
-  resolveSTypesRoot,
   type STypeDefinition,
   type STypeSample,
-} from './registry-loader';
-export { schemaErrorDetails } from './schema-errors';
-export {
-  HASH_ALGORITHMS,
-  type HashAlgorithm,
-  hashAlgorithmOf,
-  hashCanonical,
-  semanticHash,
-  verifyHash,
-} from './semantic-hash';
-export {
-  type HandledMessage,
-  type MessageHandler,
-  Session,
-  type SessionMessage,
-  type SessionOptions,
-  type SessionRunOptions,
-  type SessionRunSummary,
-} from './session';
-export { readServerSentEvents, type ServerSentEvent } from './sse';
+} from './registry/registry-loader';
 export {
   formatSTypeId,
   isSTypeId,
-  MAX_STYPE_ID_LENGTH,
   parseSTypeId,
   type STypeId,
   type STypeIdParts,
-} from './stype-id';
+} from './registry/stype-id';
 export { MPL_VERSION, VERSION } from './version';
-export {
-  type CallProvenance,
-  type CallRequestBody,
-  type CallResponseBody,
-  type CapabilitiesResponseBody,
-  type DeliveredMessage,
-  type HandshakeHello,
-  type HandshakeSelect,
-  type HealthResponseBody,
-  PROFILE_HEADER,
-  QOM_RESULT_HEADER,
-  SEM_HASH_HEADER,
-  STYPE_HEADER,
-} from './wire';

@@ -1,12 +1,12 @@
 export { migratePostgres } from './migrate-postgres';
 export { SCHEMA_VERSION } from './migrations';
+export type { PostgresConnectionOptions } from './postgres-connection';
 export type {
-  PostgresConnectionOptions,
   PostgresPool,
   PostgresPoolClient,
   PostgresQueryable,
   PostgresQueryResult,
-} from './postgres-connection';
+} from './postgres-pool';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './postgres-error';
 export {
   PostgresProvenanceStore,

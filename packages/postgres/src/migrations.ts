@@ -1,5 +1,5 @@
-import type { PostgresPool, PostgresQueryable } from './postgres-connection';
 import { PostgresStoreError } from './postgres-error';
+import type { PostgresPool, PostgresQueryable } from './postgres-pool';
 import { qualifiedName, quoteIdentifier } from './sql-names';
 
 /** One step of the schema; applied once, in order, recorded in `mtpx_migrations`. */

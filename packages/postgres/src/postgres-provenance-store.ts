@@ -17,9 +17,9 @@ import {
 import {
   type PostgresConnectionOptions,
   PostgresDatabase,
-  type PostgresQueryable,
   sqlStateOf,
 } from './postgres-connection';
+import type { PostgresQueryable } from './postgres-pool';
 
 /** Options of {@link PostgresProvenanceStore}. */
 export interface PostgresProvenanceStoreOptions extends PostgresConnectionOptions {

@@ -6,13 +6,13 @@ import { parseArgs } from 'node:util';
 import {
   canonicalize,
   type HashAlgorithm,
-  hashCanonical,
   MplEngine,
   MplError,
   MplPolicy,
   STypeRegistry,
   verifyChain,
 } from '@mtpx/mpl';
+import { hashCanonical } from '@mtpx/mpl/internal';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
 import {
   DEFAULT_MAX_BODY_BYTES,

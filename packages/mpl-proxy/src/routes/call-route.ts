@@ -1,67 +1,27 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import {
-  type CallResponseBody,
   type ErrorDetail,
   type Inspection,
   type InspectOptions,
   InvalidRequestError,
-  type MplEngine,
   MplError,
-  type MplErrorCode,
-  type MplPolicy,
-  PROFILE_HEADER,
   type ProvenanceRecord,
-  type ProvenanceStore,
-  QOM_RESULT_HEADER,
   QomScoresSchema,
-  SEM_HASH_HEADER,
   SemanticHashMismatchError,
-  STYPE_HEADER,
   verifyHash,
 } from '@mtpx/mpl';
+import {
+  type CallResponseBody,
+  PROFILE_HEADER,
+  QOM_RESULT_HEADER,
+  SEM_HASH_HEADER,
+  STYPE_HEADER,
+} from '@mtpx/mpl/internal';
 import { isJsonObject, type JsonObject, type JsonValue, safeParseJson } from '@mtpx/protocol';
 import { type Exchange, sendError, sendJson } from '../http/exchange';
-import type { ProxyMetrics } from '../proxy-metrics';
-import type { MessageHub } from './message-hub';
+import type { CallRouteContext, ParsedCall } from './call-context';
+import { statusOf } from './error-status';
 import { forward, type UpstreamAnswer } from './upstream-forward';
-
-/** What the `/call` route needs from the proxy. */
-export interface CallRouteContext {
-  engine: MplEngine;
-  store: ProvenanceStore;
-  hub: MessageHub;
-  metrics: ProxyMetrics;
-  mode: 'strict' | 'transparent';
-  maxBodyBytes: number;
-  upstream: string | undefined;
-  upstreamTimeoutMs: number;
-  /** The policy every call is checked against first, when one is configured. */
-  policy?: MplPolicy | undefined;
-}
-
-/** The HTTP status of each MPL error code. */
-export function statusOf(code: MplErrorCode): number {
-  switch (code) {
-    case 'E-INVALID-REQUEST':
-      return 400;
-    case 'E-UNAUTHORIZED':
-      return 401;
-    case 'E-POLICY-DENIED':
-      return 403;
-    case 'E-NOT-FOUND':
-      return 404;
-    case 'E-PAYLOAD-TOO-LARGE':
-      return 413;
-    case 'E-UPSTREAM':
-      return 502;
-    case 'E-INTERNAL':
-    case 'E-REGISTRY':
-    case 'E-CONNECTION':
-      return 500;
-    default:
-      return 422;
-  }
-}
 
 const stypeHeader = STYPE_HEADER.toLowerCase();
 const profileHeader = PROFILE_HEADER.toLowerCase();
@@ -69,16 +29,6 @@ const profileHeader = PROFILE_HEADER.toLowerCase();
 function header(headers: IncomingHttpHeaders, name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** A `/call` request, read. */
-export interface ParsedCall {
-  method: string | null;
-  stype: string;
-  payload: JsonValue;
-  profile: string | undefined;
-  scores: Record<string, number> | undefined;
-  declaredHash: string | undefined;
 }
 
 function invalid(message: string, path = ''): InvalidRequestError {

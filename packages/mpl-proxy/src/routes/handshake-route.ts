@@ -1,7 +1,8 @@
 import { type HandshakeSelect, InvalidRequestError } from '@mtpx/mpl';
 import { isJsonObject, safeParseJson } from '@mtpx/protocol';
 import { type Exchange, sendError, sendJson } from '../http/exchange';
-import { type CallRouteContext, statusOf } from './call-route';
+import type { CallRouteContext } from './call-context';
+import { statusOf } from './error-status';
 
 /**
  * `POST /.well-known/ai-alpn`: answers an `ai-alpn-hello` with the STypes both sides know

@@ -1,13 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import {
-  type ErrorDetail,
-  MplError,
-  SEM_HASH_HEADER,
-  STYPE_HEADER,
-  UpstreamError,
-} from '@mtpx/mpl';
+import { type ErrorDetail, MplError, UpstreamError } from '@mtpx/mpl';
+import { SEM_HASH_HEADER, STYPE_HEADER } from '@mtpx/mpl/internal';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
-import type { CallRouteContext, ParsedCall } from './call-route';
+import type { CallRouteContext, ParsedCall } from './call-context';
 
 /** The request header a caller names the SType it expects the upstream to answer with. */
 export const RESPONSE_STYPE_HEADER = 'X-MPL-Response-SType';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CallResponseBody, ProvenanceEntry } from '@mtpx/mpl';
+import type { ProvenanceEntry } from '@mtpx/mpl';
+import type { CallResponseBody } from '@mtpx/mpl/internal';
 import { describe, expect, it } from 'vitest';
 import { startServe } from '../__fixtures__/spawn-cli';
 

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type CallResponseBody, type ProvenanceEntry, verifyChain } from '@mtpx/mpl';
+import { type ProvenanceEntry, verifyChain } from '@mtpx/mpl';
+import type { CallResponseBody } from '@mtpx/mpl/internal';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type ServeProcess, startServe } from '../__fixtures__/spawn-cli';

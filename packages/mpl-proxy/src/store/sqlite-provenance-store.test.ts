@@ -1,7 +1,8 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ProvenanceRecord, planReferenceOf, semanticHash, verifyChain } from '@mtpx/mpl';
+import { type ProvenanceRecord, semanticHash, verifyChain } from '@mtpx/mpl';
+import { planReferenceOf } from '@mtpx/mpl/internal';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { planId, reasoning, taskPlan, toolInvocation, toolResult } from '../__fixtures__/tutorial';

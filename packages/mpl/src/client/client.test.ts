@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MplClient } from './client';
 import {
   ConnectionError,
   InternalError,
@@ -10,7 +9,8 @@ import {
   QomBreachError,
   SchemaFidelityError,
   UnauthorizedError,
-} from './errors';
+} from '../errors';
+import { MplClient } from './client';
 
 type Handler = (request: IncomingMessage, response: ServerResponse, body: string) => void;
 const servers: Array<{ close: () => void }> = [];

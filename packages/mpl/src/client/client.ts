@@ -5,11 +5,11 @@ import {
   type ErrorDetail,
   isMplErrorCode,
   type MplError,
-} from './errors';
-import type { ChainVerification, ProvenanceEntry } from './provenance';
-import type { QomReport, QomScores } from './qom';
-import type { STypeSummary } from './registry';
-import { Session, type SessionOptions } from './session';
+} from '../errors';
+import type { ChainVerification } from '../provenance/provenance';
+import type { STypeSummary } from '../registry/registry';
+import type { CallOptions, CallResult, ProvenanceChain } from './call-types';
+import { MplSession, type MplSessionOptions } from './mpl-session';
 import { readServerSentEvents } from './sse';
 import {
   type CallResponseBody,
@@ -29,50 +29,6 @@ export interface MplClientOptions {
   headers?: Record<string, string>;
   /** A `fetch` to use instead of the global one (tests, proxies, instrumentation). */
   fetch?: typeof fetch;
-}
-
-/** What to send with {@link MplClient.call}. */
-export interface CallOptions<TPayload = JsonValue> {
-  payload: TPayload;
-  /** Extra headers, such as `X-MPL-SType` and `X-MPL-Profile`, as the tutorial passes them. */
-  headers?: Record<string, string>;
-  /** The SType, instead of an `X-MPL-SType` header. */
-  stype?: string;
-  /** The QoM profile, instead of an `X-MPL-Profile` header. */
-  profile?: string;
-  /** Scores from outside judgement (groundedness, tool outcome correctness, …). */
-  scores?: QomScores;
-  signal?: AbortSignal;
-}
-
-/** Where an accepted message sits in its plan's provenance chain. */
-export interface CallProvenanceInfo {
-  planId: string | null;
-  seq: number;
-  parentHash: string | null;
-  entryHash: string;
-  timestamp: string;
-}
-
-/** The proxy's answer to {@link MplClient.call}. */
-export interface CallResult {
-  /** The payload (and its typed args) conform to their schemas. */
-  valid: boolean;
-  stype: string;
-  /** The upstream service's answer, or the accepted payload when the proxy has no upstream. */
-  data: JsonValue;
-  semHash: string;
-  qomPassed: boolean;
-  qom: QomReport;
-  provenance: CallProvenanceInfo;
-  /** Schema problems of a message a transparent proxy let through. */
-  errors: ErrorDetail[];
-}
-
-/** A plan's provenance chain, as `GET /provenance` answers. */
-export interface ProvenanceChain {
-  planId: string;
-  chain: ProvenanceEntry[];
 }
 
 /**
@@ -235,8 +191,8 @@ export class MplClient {
    * A session: typed handlers per SType, fed by the proxy's message stream. Performs the
    * AI-ALPN handshake for `stypes` when given.
    */
-  async createSession(options: SessionOptions = {}): Promise<Session> {
-    const session = new Session(this, options);
+  async createSession(options: MplSessionOptions = {}): Promise<MplSession> {
+    const session = new MplSession(this, options);
     if (options.stypes && options.stypes.length > 0) await session.negotiate();
     return session;
   }

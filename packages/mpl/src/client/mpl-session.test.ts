@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { TaskPlanPayload } from '../registry/payloads';
 import { MplClient } from './client';
-import type { TaskPlanPayload } from './payloads';
-import type { HandledMessage } from './session';
+import type { HandledMessage } from './mpl-session';
 import type { DeliveredMessage } from './wire';
 
 const planId = '550e8400-e29b-41d4-a716-446655440010';
@@ -24,7 +24,7 @@ async function* from(messages: DeliveredMessage[]) {
   yield* messages;
 }
 
-describe('Session', () => {
+describe('MplSession', () => {
   it('dispatches each message to the handler of its SType, with typed payloads', async () => {
     const session = await new MplClient('http://127.0.0.1:1').createSession();
     session.onMessage('org.agent.TaskPlan.v1', async (message) => {

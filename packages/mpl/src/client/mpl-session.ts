@@ -1,16 +1,20 @@
 import type { JsonValue } from '@mtpx/protocol';
-import type { CallOptions, CallResult, MplClient } from './client';
-import { BUILTIN_PAYLOAD_SCHEMAS, type BuiltinPayloads, isBuiltinSTypeId } from './payloads';
+import {
+  BUILTIN_PAYLOAD_SCHEMAS,
+  type BuiltinPayloads,
+  isBuiltinSTypeId,
+} from '../registry/payloads';
+import type { CallOptions, CallResult, MplSessionClient } from './call-types';
 import type { DeliveredMessage, HandshakeSelect } from './wire';
 
 /** A message handed to a session handler: the delivery, with a typed payload. */
-export interface SessionMessage<TPayload = JsonValue> extends Omit<DeliveredMessage, 'payload'> {
+export interface MplSessionMessage<TPayload = JsonValue> extends Omit<DeliveredMessage, 'payload'> {
   payload: TPayload;
 }
 
 /** A session handler: its return value is reported as the message's reply. */
 export type MessageHandler<TPayload = JsonValue> = (
-  message: SessionMessage<TPayload>,
+  message: MplSessionMessage<TPayload>,
 ) => unknown | Promise<unknown>;
 
 /** What happened to one delivered message. */
@@ -23,16 +27,16 @@ export type HandledMessage =
   /** The handler threw. */
   | { status: 'failed'; message: DeliveredMessage; error: unknown };
 
-/** Options of {@link MplClient.createSession}. */
-export interface SessionOptions {
+/** Options of `MplClient.createSession`. */
+export interface MplSessionOptions {
   /** STypes to negotiate with the proxy when the session is created (AI-ALPN handshake). */
   stypes?: string[];
   /** QoM profile to ask for in the handshake. */
   profile?: string;
 }
 
-/** Options of {@link Session.run}. */
-export interface SessionRunOptions {
+/** Options of {@link MplSession.run}. */
+export interface MplSessionRunOptions {
   /** Stops the session; `run` then resolves. */
   signal?: AbortSignal;
   /** Called once the proxy has subscribed the session: messages sent after it are delivered. */
@@ -43,8 +47,8 @@ export interface SessionRunOptions {
   source?: AsyncIterable<DeliveredMessage>;
 }
 
-/** What a finished {@link Session.run} handled. */
-export interface SessionRunSummary {
+/** What a finished {@link MplSession.run} handled. */
+export interface MplSessionRunSummary {
   handled: number;
   unhandled: number;
   invalid: number;
@@ -52,9 +56,10 @@ export interface SessionRunSummary {
 }
 
 /**
- * A stateful, event-driven agent session, as the MPL tutorial describes it: register a
- * handler per SType with {@link Session.onMessage} (payloads of the built-in STypes are
- * typed and checked with zod), then {@link Session.run} dispatches every accepted message
+ * An MPL session: the stateful, event-driven agent session the MPL tutorial describes
+ * (not `@mtpx/agent`'s conversation `Session`): register a
+ * handler per SType with {@link MplSession.onMessage} (payloads of the built-in STypes are
+ * typed and checked with zod), then {@link MplSession.run} dispatches every accepted message
  * the proxy streams. Handlers run one at a time, in arrival order.
  *
  * @example
@@ -67,14 +72,15 @@ export interface SessionRunSummary {
  * await session.run({ signal });
  * ```
  */
-export class Session {
-  readonly client: MplClient;
-  readonly options: SessionOptions;
+export class MplSession {
+  /** Where the session's calls, handshake and messages go (the `MplClient` that made it). */
+  readonly client: MplSessionClient;
+  readonly options: MplSessionOptions;
   readonly #handlers = new Map<string, MessageHandler<never>>();
-  /** The proxy's answer to the handshake, once {@link Session.negotiate} ran. */
+  /** The proxy's answer to the handshake, once {@link MplSession.negotiate} ran. */
   negotiated: HandshakeSelect | undefined;
 
-  constructor(client: MplClient, options: SessionOptions = {}) {
+  constructor(client: MplSessionClient, options: MplSessionOptions = {}) {
     this.client = client;
     this.options = options;
   }
@@ -107,7 +113,7 @@ export class Session {
     return this.negotiated;
   }
 
-  /** Sends a message through the proxy, as {@link MplClient.call} does. */
+  /** Sends a message through the proxy, as `MplClient.call` does. */
   call(method: string, options: CallOptions<unknown>): Promise<CallResult> {
     return this.client.call(method, options);
   }
@@ -134,8 +140,8 @@ export class Session {
    * Dispatches messages until `signal` aborts or the stream ends. Subscribes to the
    * proxy's stream for the STypes that have handlers, unless a `source` is given.
    */
-  async run(options: SessionRunOptions = {}): Promise<SessionRunSummary> {
-    const summary: SessionRunSummary = { handled: 0, unhandled: 0, invalid: 0, failed: 0 };
+  async run(options: MplSessionRunOptions = {}): Promise<MplSessionRunSummary> {
+    const summary: MplSessionRunSummary = { handled: 0, unhandled: 0, invalid: 0, failed: 0 };
     const streamOptions: { stypes: string[]; signal?: AbortSignal; onReady?: () => void } = {
       stypes: this.stypes,
     };
@@ -156,3 +162,16 @@ export class Session {
     return summary;
   }
 }
+
+/** @deprecated Use {@link MplSession}; removed in the next minor. */
+export const Session = MplSession;
+/** @deprecated Use {@link MplSession}; removed in the next minor. */
+export type Session = MplSession;
+/** @deprecated Use {@link MplSessionOptions}; removed in the next minor. */
+export type SessionOptions = MplSessionOptions;
+/** @deprecated Use {@link MplSessionMessage}; removed in the next minor. */
+export type SessionMessage<TPayload = JsonValue> = MplSessionMessage<TPayload>;
+/** @deprecated Use {@link MplSessionRunOptions}; removed in the next minor. */
+export type SessionRunOptions = MplSessionRunOptions;
+/** @deprecated Use {@link MplSessionRunSummary}; removed in the next minor. */
+export type SessionRunSummary = MplSessionRunSummary;

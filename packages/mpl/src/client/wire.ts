@@ -1,18 +1,22 @@
 import type { JsonValue } from '@mtpx/protocol';
-import type { AssertionResult } from './assertions';
-import type { ErrorDetail } from './errors';
-import type { QomReport } from './qom';
+import type { ErrorDetail } from '../errors';
+import type { AssertionResult } from '../qom/assertions';
+import type { QomReport } from '../qom/qom';
 
-/** The header naming a message's SType. */
+/** The header naming a message's SType. @internal */
 export const STYPE_HEADER = 'X-MPL-SType';
-/** The header naming the QoM profile to judge by. */
+/** The header naming the QoM profile to judge by. @internal */
 export const PROFILE_HEADER = 'X-MPL-Profile';
-/** The response header carrying the semantic hash. */
+/** The response header carrying the semantic hash. @internal */
 export const SEM_HASH_HEADER = 'X-MPL-Sem-Hash';
-/** The response header carrying the QoM verdict: `pass` or `fail`. */
+/** The response header carrying the QoM verdict: `pass` or `fail`. @internal */
 export const QOM_RESULT_HEADER = 'X-MPL-QoM-Result';
 
-/** The body of `POST /call`: a method and a payload (the SType comes in `X-MPL-SType`). */
+/**
+ * The body of `POST /call`: a method and a payload (the SType comes in `X-MPL-SType`).
+ *
+ * @internal
+ */
 export interface CallRequestBody {
   method: string;
   payload: JsonValue;
@@ -20,7 +24,7 @@ export interface CallRequestBody {
   scores?: { [metric: string]: number };
 }
 
-/** The provenance part of a `POST /call` answer. */
+/** The provenance part of a `POST /call` answer. @internal */
 export interface CallProvenance {
   plan_id: string | null;
   seq: number;
@@ -29,7 +33,7 @@ export interface CallProvenance {
   timestamp: string;
 }
 
-/** The body of a successful `POST /call` answer, in wire form. */
+/** The body of a successful `POST /call` answer, in wire form. @internal */
 export interface CallResponseBody {
   valid: boolean;
   stype: string;
@@ -63,7 +67,7 @@ export interface CapabilitiesResponseBody {
   hash_algorithm: string;
 }
 
-/** The client's half of the AI-ALPN handshake (`POST /.well-known/ai-alpn`). */
+/** The client's half of the AI-ALPN handshake (`POST /.well-known/ai-alpn`). @internal */
 export interface HandshakeHello {
   type: 'ai-alpn-hello';
   version: string;

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { InvalidRequestError } from '../errors';
 import {
   canonicalize,
   canonicalNumber,
   compareCodePoints,
   MAX_CANONICAL_DEPTH,
 } from './canonical-json';
-import { InvalidRequestError } from './errors';
 import { hashCanonical, semanticHash, verifyHash } from './semantic-hash';
 
 describe('canonicalize: the reference vectors', () => {

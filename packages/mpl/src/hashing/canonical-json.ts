@@ -1,12 +1,20 @@
-import { InvalidRequestError } from './errors';
+import { InvalidRequestError } from '../errors';
 
-/** How deep a payload may nest before canonicalization refuses it (a guard against stack exhaustion). */
+/**
+ * How deep a payload may nest before canonicalization refuses it (a guard against stack exhaustion).
+ *
+ * @internal
+ */
 export const MAX_CANONICAL_DEPTH = 512;
 
 // Rust's `str::trim` removes Unicode White_Space: unlike String.prototype.trim it keeps
 // U+FEFF and removes U+0085. The reference hashes what Rust produces, so we trim the same set.
 
-/** `text` without leading and trailing Unicode White_Space, as Rust's `str::trim` gives it. */
+/**
+ * `text` without leading and trailing Unicode White_Space, as Rust's `str::trim` gives it.
+ *
+ * @internal
+ */
 export function trimUnicodeWhiteSpace(text: string): string {
   return trimmed(text);
 }
@@ -15,6 +23,8 @@ export function trimUnicodeWhiteSpace(text: string): string {
  * Orders strings by Unicode code point, which is the byte order of their UTF-8 encoding
  * (how the reference sorts keys). Plain `<` compares UTF-16 units and puts U+E000–U+FFFF
  * after characters outside the Basic Multilingual Plane.
+ *
+ * @internal
  */
 export function compareCodePoints(left: string, right: string): number {
   const length = Math.min(left.length, right.length);
@@ -66,6 +76,8 @@ function formatFloat(value: number): string {
 /**
  * A number in MPL canonical form: whole values as integers, others rounded to 6 decimals
  * (half away from zero), written exactly as the reference implementation writes them.
+ *
+ * @internal
  */
 export function canonicalNumber(value: number): string {
   if (Number.isInteger(value) && Math.abs(value) < twoToThe63) {

@@ -22,6 +22,8 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 
  * ```ts
  * hashCanonical('{"a":1}', 'b3'); // 'b3:…'
  * ```
+ *
+ * @internal
  */
 export function hashCanonical(canonical: string, algorithm: HashAlgorithm = 'sha256'): string {
   if (algorithm === 'b3') return `b3:${bytesToHex(blake3(encoder.encode(canonical)))}`;

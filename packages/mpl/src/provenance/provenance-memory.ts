@@ -1,10 +1,10 @@
+import type { HashAlgorithm } from '../hashing/semantic-hash';
 import {
   linkEntry,
   type ProvenanceEntry,
   type ProvenanceRecord,
   type ProvenanceStore,
 } from './provenance';
-import type { HashAlgorithm } from './semantic-hash';
 
 const noPlan = '\u0000';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { semanticHash } from '../hashing/semantic-hash';
 import { linkEntry, verifyChain } from './provenance';
 import {
   provenanceEntryColumns,
@@ -6,7 +7,6 @@ import {
   provenanceRowColumns,
   provenanceRowOf,
 } from './provenance-row';
-import { semanticHash } from './semantic-hash';
 
 function transparentEntry() {
   const payload = { step: 'call', value: 12 };

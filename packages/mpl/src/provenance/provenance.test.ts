@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalize } from './canonical-json';
+import { canonicalize } from '../hashing/canonical-json';
+import { hashCanonical, semanticHash } from '../hashing/semantic-hash';
 import {
   computeEntryHash,
   linkEntry,
@@ -9,7 +10,6 @@ import {
   verifyChain,
 } from './provenance';
 import { InMemoryProvenanceStore } from './provenance-memory';
-import { hashCanonical, semanticHash } from './semantic-hash';
 
 const planId = '550e8400-e29b-41d4-a716-446655440010';
 const invocationId = '550e8400-e29b-41d4-a716-446655440020';

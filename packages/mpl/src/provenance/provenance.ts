@@ -1,6 +1,11 @@
 import type { JsonValue } from '@mtpx/protocol';
-import { canonicalize, canonicalString } from './canonical-json';
-import { type HashAlgorithm, hashAlgorithmOf, hashCanonical, semanticHash } from './semantic-hash';
+import { canonicalize, canonicalString } from '../hashing/canonical-json';
+import {
+  type HashAlgorithm,
+  hashAlgorithmOf,
+  hashCanonical,
+  semanticHash,
+} from '../hashing/semantic-hash';
 
 /** What a caller hands a {@link ProvenanceStore} to record one accepted message. */
 export interface ProvenanceRecord {
@@ -69,7 +74,11 @@ export interface ProvenanceStore {
   close(): Promise<void>;
 }
 
-/** Where a payload says it belongs: its top-level `planId` and `invocationId`, when strings. */
+/**
+ * Where a payload says it belongs: its top-level `planId` and `invocationId`, when strings.
+ *
+ * @internal
+ */
 export function planReferenceOf(payload: unknown): { planId?: string; invocationId?: string } {
   return addPlanReference({}, payload);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { RegistryError } from '../errors';
 import { compileAssertionSet } from './assertions';
-import { RegistryError } from './errors';
 
 const assertion = (id: string, expression: string, severity = 'error') => ({
   id,

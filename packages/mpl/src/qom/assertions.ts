@@ -12,8 +12,8 @@ import {
 import { strings } from '@bufbuild/cel/ext';
 import type { JsonValue } from '@mtpx/protocol';
 import { z } from 'zod';
+import { RegistryError } from '../errors';
 import { type CelAstExpr, CelEvalError, compileCel, isTruthyJson } from './cel-compile';
-import { RegistryError } from './errors';
 
 /** How much an assertion matters: `error` counts against the message, the others inform. */
 export type AssertionSeverity = 'error' | 'warning' | 'info';
@@ -54,7 +54,9 @@ export const AssertionSetDefinitionSchema = z.object({
   fail_fast: z.boolean().default(false),
 });
 
-/** What assertions may read besides `payload`. Any member given is bound as a CEL variable. */
+/**
+ * What assertions may read besides `payload`. Any member given is bound as a CEL variable.
+ */
 export interface AssertionContext {
   args?: JsonValue;
   response?: JsonValue;
@@ -106,6 +108,8 @@ const environment = celEnv({ funcs: strings });
 /**
  * A JSON value as CEL sees it: objects become maps, whole numbers `int` (as the reference
  * maps JSON integers), other numbers `double`.
+ *
+ * @internal
  */
 export function toCelInput(value: JsonValue | undefined): CelInput {
   if (value === null || value === undefined) return null;
@@ -145,6 +149,8 @@ function isTruthy(value: CelValue): boolean {
  * });
  * set.evaluate({ amount: 5 }).instructionCompliance; // 1
  * ```
+ *
+ * @internal
  */
 export function compileAssertionSet(input: unknown, source = 'assertions'): CompiledAssertionSet {
   const parsed = AssertionSetDefinitionSchema.safeParse(input);

@@ -3,9 +3,9 @@ import { type CelInput, celEnv, isCelError, parse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import type { JsonValue } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
+import { builtinSTypesDirectory, readSTypeDirectory } from '../registry/registry-loader';
 import { toCelInput } from './assertions';
 import { type CelAstExpr, CelEvalError, compileCel, isTruthyJson } from './cel-compile';
-import { builtinSTypesDirectory, readSTypeDirectory } from './registry-loader';
 
 const environment = celEnv({ funcs: strings });
 
@@ -51,7 +51,7 @@ function fast(expression: string, payload: JsonValue) {
 async function registryExpressions(): Promise<string[]> {
   const folders = [
     builtinSTypesDirectory(),
-    join(import.meta.dirname, '../../mpl-proxy/src/__fixtures__/reference-registry'),
+    join(import.meta.dirname, '../../../mpl-proxy/src/__fixtures__/reference-registry'),
   ];
   const expressions: string[] = [];
   for (const folder of folders) {

@@ -1,4 +1,4 @@
-import { trimUnicodeWhiteSpace } from './canonical-json';
+import { trimUnicodeWhiteSpace } from '../hashing/canonical-json';
 
 // The values and functions of the CEL subset that cel-compile.ts compiles: JSON values as
 // they are (objects are maps, arrays lists, numbers int or double), timestamps, errors.

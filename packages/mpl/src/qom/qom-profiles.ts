@@ -2,7 +2,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { safeParseJson } from '@mtpx/protocol';
 import { z } from 'zod';
-import { RegistryError } from './errors';
+import { RegistryError } from '../errors';
 
 /** The six QoM metrics, by their wire names. */
 export const QOM_METRICS = [

@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isJsonObject, type JsonObject, type JsonValue, safeParseJson } from '@mtpx/protocol';
-import { RegistryError } from './errors';
+import { RegistryError } from '../errors';
 import { parseSTypeId } from './stype-id';
 
 /** A named sample payload of an SType (`examples/<name>.json` or `negative/<name>.json`). */
@@ -31,10 +32,12 @@ export interface STypeDefinition {
 
 /**
  * The folder of the STypes that ship with this package, in the reference layout
- * (resolved next to the built module, so it works from an installed tarball).
+ * (resolved from this module, so it works from an installed tarball: `dist/` and
+ * `src/registry/` both sit below the package's `stypes/`).
  */
 export function builtinSTypesDirectory(): string {
-  return fileURLToPath(new URL('../stypes', import.meta.url));
+  const built = fileURLToPath(new URL('../stypes', import.meta.url));
+  return existsSync(built) ? built : fileURLToPath(new URL('../../stypes', import.meta.url));
 }
 
 async function readJson(file: string): Promise<JsonValue> {
@@ -64,6 +67,8 @@ async function isDirectory(path: string): Promise<boolean> {
 /**
  * The folder holding `<namespace>/<domain>/<Name>/v<N>/` trees for a registry folder: the
  * folder itself, or its `stypes/` child when it is a registry root (as in the reference).
+ *
+ * @internal
  */
 export async function resolveSTypesRoot(directory: string): Promise<string> {
   if (!(await isDirectory(directory)))

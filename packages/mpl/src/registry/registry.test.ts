@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { RegistryError } from './errors';
+import { RegistryError } from '../errors';
 import { BUILTIN_PAYLOAD_SCHEMAS, isBuiltinSTypeId } from './payloads';
 import { STypeRegistry } from './registry';
 

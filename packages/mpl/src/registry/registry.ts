@@ -2,8 +2,8 @@ import { isJsonObject, type JsonValue } from '@mtpx/protocol';
 import type { AnySchema, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { type CompiledAssertionSet, compileAssertionSet } from './assertions';
-import { type ErrorDetail, type MplErrorCode, RegistryError } from './errors';
+import { type ErrorDetail, type MplErrorCode, RegistryError } from '../errors';
+import { type CompiledAssertionSet, compileAssertionSet } from '../qom/assertions';
 import { type CompiledOntology, compileOntology } from './ontology';
 import {
   builtinSTypesDirectory,

@@ -1,5 +1,5 @@
 import type { ErrorObject } from 'ajv';
-import type { ErrorDetail } from './errors';
+import type { ErrorDetail } from '../errors';
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -51,7 +51,11 @@ export function schemaErrorDetail(
   return detail;
 }
 
-/** The Ajv errors of one validation as details, without the duplicates `allErrors` can produce. */
+/**
+ * The Ajv errors of one validation as details, without the duplicates `allErrors` can produce.
+ *
+ * @internal
+ */
 export function schemaErrorDetails(
   errors: readonly ErrorObject[] | null | undefined,
   options: { prefix?: string; layer?: ErrorDetail['layer']; stype?: string } = {},

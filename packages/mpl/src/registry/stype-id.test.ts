@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { UnknownStypeError } from './errors';
+import { UnknownStypeError } from '../errors';
 import { formatSTypeId, isSTypeId, parseSTypeId } from './stype-id';
 
 describe('SType ids', () => {

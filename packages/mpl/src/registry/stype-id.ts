@@ -1,5 +1,5 @@
 import type { SafeResult } from '@mtpx/protocol';
-import { UnknownStypeError } from './errors';
+import { UnknownStypeError } from '../errors';
 
 /** The parts of an SType id `namespace.domain.Name.vN` (the namespace may hold dots: `com.acme`). */
 export interface STypeIdParts {
@@ -20,7 +20,7 @@ export interface STypeId extends STypeIdParts {
   urn: string;
 }
 
-/** The longest SType id accepted, as in the reference implementation. */
+/** The longest SType id accepted, as in the reference implementation. @internal */
 export const MAX_STYPE_ID_LENGTH = 256;
 const maxNamespaceDepth = 10;
 const maxVersion = 999;
