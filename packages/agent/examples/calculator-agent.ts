@@ -49,9 +49,9 @@ const offline = createAgent({
   tools: [calculatorToolkit()],
 });
 const output = await offline.run(question);
-console.log(`1. Offline, run(): "${output.final_text}"`);
-console.log(`   ${output.rounds} model calls, stop reason ${output.stop_reason}; the tool round:`);
-for (const result of output.tool_results) {
+console.log(`1. Offline, run(): "${output.finalText}"`);
+console.log(`   ${output.rounds} model calls, stop reason ${output.stopReason}; the tool round:`);
+for (const result of output.toolResults) {
   console.log(`     ${result.call_id}  ${result.tool_name.padEnd(20)} → ${result.output}`);
 }
 
@@ -93,7 +93,7 @@ function timeline(events: readonly AgentEvent[]): string[] {
     if (event.type === 'round-finished') {
       lines.push(`${at}  round ${event.round} done: model ${Math.round(event.modelMs)} ms`);
     }
-    if (event.type === 'run-finished') lines.push(`${at}  answer: ${event.output.final_text}`);
+    if (event.type === 'run-finished') lines.push(`${at}  answer: ${event.output.finalText}`);
   }
   return lines;
 }

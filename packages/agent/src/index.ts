@@ -1,12 +1,11 @@
-export {
-  type Agent,
-  type AgentExecutorOptions,
-  type AgentOptions,
-  type AgentRunOptions,
-  type AgentStream,
-  createAgent,
-} from './run/agent';
 export { AgentError, type AgentErrorCode } from './agent-error';
+export { boundedToolCall } from './bounded-calls';
+export { type AliasedCall, ResponseAliases } from './call-aliases';
+export {
+  type EagerDispatch,
+  type EagerDispatchOption,
+  finishedNormally,
+} from './eager-dispatch';
 export type {
   AgentEvent,
   AgentEventBase,
@@ -26,6 +25,9 @@ export type {
   ToolCallDeltaEvent,
   ToolCallReadyEvent,
 } from './events/agent-events';
+export { InMemoryRunJournal } from './in-memory-run-journal';
+export { type Agent, type AgentStream, createAgent } from './run/agent';
+export type { AgentExecutorOptions, AgentOptions, AgentRunOptions } from './run/agent-options';
 export {
   type AgentToolInput,
   AgentToolInputSchema,
@@ -33,21 +35,7 @@ export {
   agentAsTool,
   type DelegateAgent,
 } from './run/agent-tool';
-export { boundedToolCall } from './bounded-calls';
-export { type AliasedCall, ResponseAliases } from './call-aliases';
-export {
-  type EagerDispatch,
-  type EagerDispatchOption,
-  finishedNormally,
-} from './eager-dispatch';
-export { InMemoryRunJournal } from './in-memory-run-journal';
-export { InMemorySessionStore } from './session/in-memory-session-store';
 export { REFERENCE_INSTRUCTIONS } from './run/instructions';
-export {
-  JsonFileSessionStore,
-  type JsonFileSessionStoreOptions,
-  type SessionFileSystem,
-} from './session/json-file-session-store';
 export {
   REFERENCE_DEFINITION,
   REFERENCE_SCHEMA,
@@ -55,6 +43,7 @@ export {
   schemaWithReferences,
   specWithReferences,
 } from './run/reference-schema';
+export { addUsage, type RoundReasoning, type RunOutput, type StopReason } from './run/run-output';
 export {
   checkJournalVersion,
   type JournaledCall,
@@ -66,8 +55,32 @@ export {
   parseJournaledRun,
   type RunJournal,
 } from './run-journal';
-export { addUsage, type RoundReasoning, type RunOutput, type StopReason } from './run/run-output';
 export type { AgentResumeOptions } from './run-resume';
+export {
+  type CallEdge,
+  type CallEvent,
+  type CallPhase,
+  type CallView,
+  type CallViewStatus,
+  callViewOf,
+  createRunView,
+  type RoundSegment,
+  type RoundView,
+  type RunView,
+  type RunViewEvent,
+  type RunViewStatus,
+  reduceRunView,
+  runViewOf,
+  type ServerToolView,
+  type UnknownEvent,
+  unknownEvent,
+} from './run-view/index';
+export { InMemorySessionStore } from './session/in-memory-session-store';
+export {
+  JsonFileSessionStore,
+  type JsonFileSessionStoreOptions,
+  type SessionFileSystem,
+} from './session/json-file-session-store';
 export {
   checkSessionOwner,
   checkSessionVersion,

@@ -1,10 +1,10 @@
 import type { ExecutionRun, Executor, ExecutorEvent } from '@mtpx/executor';
 import { type AssistantToolCall, findRefs, type ToolResult } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
-import type { AgentEvent } from './events/agent-events';
 import { boundedToolCall } from './bounded-calls';
 import { ResponseAliases } from './call-aliases';
 import { finishedNormally, notFinishedMessage, startsEarly } from './eager-dispatch';
+import type { AgentEvent } from './events/agent-events';
 
 /** How many more calls a run may make (`toolCallLimit`), shared by its rounds. */
 export class CallBudget {

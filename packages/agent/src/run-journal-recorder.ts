@@ -1,13 +1,13 @@
 import type { Message, ToolResult, Usage } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
 import type { EagerDispatch } from './eager-dispatch';
+import type { StopReason } from './run/run-output';
 import {
   type JournaledCall,
   type JournaledRun,
   journalFailed,
   type RunJournal,
 } from './run-journal';
-import type { StopReason } from './run/run-output';
 import type { RunRecord, Session } from './session/session';
 
 /** Where a run stands, as the journal records it after each model turn. */

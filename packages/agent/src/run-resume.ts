@@ -1,13 +1,13 @@
 import type { AssistantMessage, Message } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
 import type { AgentEventHandler } from './events/agent-events';
+import { type RunOutput, runOutput } from './run/run-output';
 import {
   type JournaledCall,
   type JournaledRun,
   journalFailed,
   type RunJournal,
 } from './run-journal';
-import type { RunOutput } from './run/run-output';
 import { newSession, type SessionStore } from './session/session';
 
 /** Options of `agent.resume`. */
@@ -79,17 +79,16 @@ export function resumePoint(run: JournaledRun): {
 
 /** The output of a run that ended, from its journal entry. */
 export function outputOf(run: JournaledRun): RunOutput {
-  const output: RunOutput = {
-    run_id: run.run_id,
-    final_text: run.final_text,
+  return runOutput({
+    runId: run.run_id,
+    finalText: run.final_text,
     messages: run.messages,
-    tool_results: run.tool_results,
+    toolResults: run.tool_results,
     rounds: run.rounds,
     usage: run.usage,
-    stop_reason: run.stop_reason ?? (run.status === 'cancelled' ? 'cancelled' : 'final'),
-  };
-  if (run.session_id !== undefined) output.session_id = run.session_id;
-  return output;
+    stopReason: run.stop_reason ?? (run.status === 'cancelled' ? 'cancelled' : 'final'),
+    ...(run.session_id === undefined ? {} : { sessionId: run.session_id }),
+  });
 }
 
 async function saveMissingRecord(run: JournaledRun, sessionStore: SessionStore): Promise<void> {

@@ -10,7 +10,7 @@ import type { RunOutput } from '../run/run-output';
 
 /** What every agent event carries. */
 export interface AgentEventBase {
-  /** The run's id (`RunOutput.run_id`). */
+  /** The run's id (`RunOutput.runId`). */
   runId: string;
   /**
    * Milliseconds since the run started (monotonic, from `performance.now()`): one clock
@@ -174,7 +174,7 @@ export interface RoundFinishedEvent extends AgentEventBase {
   toolResults: ToolResult[];
 }
 
-/** The run ended with an answer or a limit (`output.stop_reason` says which). */
+/** The run ended with an answer or a limit (`output.stopReason` says which). */
 export interface RunFinishedEvent extends AgentEventBase {
   type: 'run-finished';
   output: RunOutput;
@@ -184,7 +184,7 @@ export interface RunFinishedEvent extends AgentEventBase {
 /** The run's signal fired; calls in flight were cancelled and answered. */
 export interface RunCancelledEvent extends AgentEventBase {
   type: 'run-cancelled';
-  /** `stop_reason` is `cancelled`; `messages` keep what happened before the cancellation. */
+  /** `stopReason` is `cancelled`; `messages` keep what happened before the cancellation. */
   output: RunOutput;
   /** The signal's reason. */
   reason: unknown;

@@ -1,66 +1,38 @@
-import type { Executor } from '@mtpx/executor';
 import {
   type AssistantMessage,
   type AssistantToolCall,
   type Message,
   MtpxError,
-  type Provider,
   type ProviderTurn,
   serverToolParts,
   type ToolResult,
   type ToolSpec,
   toolMessageFromResult,
 } from '@mtpx/protocol';
-import type { AgentEvent, AgentEventHandler } from '../events/agent-events';
 import { boundedMessage } from '../bounded-calls';
-import type { EagerDispatch } from '../eager-dispatch';
+import type { AgentEvent } from '../events/agent-events';
 import { journaledExecutor } from '../journaled-executor';
 import { CallBudget, RoundCalls } from '../round-calls';
-import type { JournaledCall, JournaledRun, RunJournal } from '../run-journal';
-import { RunJournalRecorder, type RunProgress } from '../run-journal-recorder';
+import type { JournaledRun } from '../run-journal';
+import type { RunProgress } from '../run-journal-recorder';
+import { resumePoint } from '../run-resume';
+import { errorMessage } from '../session/run-record';
+import {
+  type ModelTurnStreamOptions,
+  type PartialTurn,
+  streamModelTurn,
+} from './model-turn-stream';
 import {
   addUsage,
   emptyUsage,
   type RoundReasoning,
   type RunOutput,
+  runOutput,
   type StopReason,
 } from './run-output';
-import { errorMessage, runRecord } from '../session/run-record';
-import { resumePoint } from '../run-resume';
-import { newSession, type RunRecord, type Session, type SessionStore } from '../session/session';
-import { type PartialTurn, type StreamedTurnOptions, streamTurn } from './streamed-turn';
-
-/** How an agent runs (fixed per agent, with per-run overrides applied). */
-export interface RunSettings {
-  provider: Provider;
-  executor: Executor;
-  /** The system message (built-in instructions and the agent's own), if any. */
-  systemPrompt: string | undefined;
-  /** The tool specs to offer the model, as the provider should see them. */
-  toolSpecs: () => Promise<ToolSpec[]>;
-  maxRounds: number;
-  toolCallLimit: number;
-  /** Model turns streamed (`stream()`) or whole (`run()`). */
-  streaming: boolean;
-  /** When streamed calls start, and whether write calls wait for a normal finish. */
-  eagerDispatch: EagerDispatch;
-  sessionStore: SessionStore;
-  agentName: string | undefined;
-  /** Where the run is journaled so that it can be resumed, if anywhere. */
-  journal: RunJournal | undefined;
-}
-
-/** One run's request. */
-export interface RunRequest {
-  runId: string;
-  input: string;
-  signal: AbortSignal;
-  sessionId: string | undefined;
-  userId: string | undefined;
-  onEvent: AgentEventHandler | undefined;
-  /** The run's journal entry and finished calls, when this is `agent.resume`. */
-  resumed?: { run: JournaledRun; calls: JournaledCall[] };
-}
+import type { RunRequest, RunSettings } from './run-settings';
+import { RunStorage, sessionResults } from './run-storage';
+import { brokenTurnMessage, keepAnsweredCalls } from './turn-messages';
 
 /**
  * One run of the loop: model turn → tool calls → executor → tool messages → next round,
@@ -83,16 +55,15 @@ export class AgentRun {
   #finalText = '';
   readonly #reasoning: RoundReasoning[] = [];
   #refusal: string | undefined;
-  #session: Session | undefined;
-  #saveAttempted = false;
   #failedRoundResults: ToolResult[] = [];
-  #journal: RunJournalRecorder | undefined;
+  readonly #storage: RunStorage;
   /** A resumed run's last model turn, whose calls run (or are answered) first. */
   #resumedTurn: AssistantMessage | undefined;
 
   constructor(settings: RunSettings, request: RunRequest) {
     this.#settings = settings;
     this.#request = request;
+    this.#storage = new RunStorage({ ...request, ...settings });
     const handler = request.onEvent;
     this.#emit =
       handler === undefined
@@ -147,13 +118,17 @@ export class AgentRun {
       const tools = await this.#settings.toolSpecs();
       const stopReason = await this.#loop(tools);
       output = this.#output(stopReason);
-      await this.#saveSession(stopReason);
+      await this.#storage.save({
+        progress: this.#progress(),
+        startedAt: this.#startedIso,
+        stopReason,
+      });
     } catch (error) {
       await this.#fail(error);
       throw error;
     }
     const durationMs = this.#now();
-    if (output.stop_reason === 'cancelled') {
+    if (output.stopReason === 'cancelled') {
       this.#emit?.({
         type: 'run-cancelled',
         runId,
@@ -171,10 +146,11 @@ export class AgentRun {
   async #loop(tools: ToolSpec[]): Promise<StopReason> {
     const { provider, systemPrompt, streaming, maxRounds } = this.#settings;
     const { signal, runId } = this.#request;
+    const journal = this.#storage.recorder;
     const executor =
-      this.#journal === undefined
+      journal === undefined
         ? this.#settings.executor
-        : journaledExecutor(this.#settings.executor, this.#journal);
+        : journaledExecutor(this.#settings.executor, journal);
     const budget = new CallBudget(this.#settings.toolCallLimit, this.#toolResults.length);
     const toolNames = tools.map((tool) => tool.name);
     for (;;) {
@@ -207,7 +183,7 @@ export class AgentRun {
       });
       const partial: PartialTurn = { text: '' };
       const request = { messages, tools, signal };
-      const streamOptions: StreamedTurnOptions = {
+      const streamOptions: ModelTurnStreamOptions = {
         calls,
         partial,
         runId,
@@ -225,7 +201,7 @@ export class AgentRun {
               finishReason: resumedTurn.tool_calls?.length ? 'tool_calls' : 'stop',
             }
           : streaming
-            ? await streamTurn(provider, request, streamOptions)
+            ? await streamModelTurn(provider, request, streamOptions)
             : await provider.generate(request);
       } catch (error) {
         const results = await calls.abort(error);
@@ -252,7 +228,7 @@ export class AgentRun {
       }
       this.#messages.push(message);
       try {
-        await this.#journal?.turnTaken(this.#progress());
+        await this.#storage.recorder?.turnTaken(this.#progress());
       } catch (error) {
         // Without its turn journaled the round cannot go on: its calls are cancelled.
         this.#failedRoundResults = await calls.abort(error);
@@ -319,68 +295,48 @@ export class AgentRun {
     }
   }
 
-  /**
-   * A turn that broke off (cancelled, or the stream failed) after some calls were ready:
-   * the conversation keeps those calls — some may have run — each answered by its result,
-   * so it stays truthful and valid for the next run. Calls never completed are dropped.
-   */
+  /** Keeps a broken-off turn's ready calls, each answered by its result (see {@link brokenTurnMessage}). */
   #recordBrokenTurn(
     text: string,
     toolCalls: AssistantToolCall[],
     results: readonly ToolResult[],
   ): void {
-    if (toolCalls.length === 0) return;
-    const message: AssistantMessage = {
-      role: 'assistant',
-      content: text === '' ? null : text,
-      tool_calls: toolCalls,
-    };
+    const message = brokenTurnMessage(text, toolCalls);
+    if (message === undefined) return;
     this.#messages.push(message);
     this.#recordResults(results);
   }
 
   #output(stopReason: StopReason): RunOutput {
-    const output: RunOutput = {
-      run_id: this.#request.runId,
-      final_text: this.#finalText,
+    const { runId, sessionId } = this.#request;
+    return runOutput({
+      runId,
+      finalText: this.#finalText,
       messages: [...this.#messages],
-      tool_results: [...this.#toolResults],
+      toolResults: [...this.#toolResults],
       rounds: this.#rounds,
       usage: this.#usage,
-      stop_reason: stopReason,
-    };
-    if (this.#request.sessionId !== undefined) output.session_id = this.#request.sessionId;
-    if (this.#reasoning.length > 0) output.reasoning = [...this.#reasoning];
-    if (stopReason === 'refusal' && this.#refusal !== undefined) output.refusal = this.#refusal;
-    return output;
+      stopReason,
+      ...(sessionId === undefined ? {} : { sessionId }),
+      ...(this.#reasoning.length > 0 ? { reasoning: [...this.#reasoning] } : {}),
+      ...(stopReason === 'refusal' && this.#refusal !== undefined
+        ? { refusal: this.#refusal }
+        : {}),
+    });
   }
 
   async #loadSession(): Promise<void> {
-    const { sessionId, userId } = this.#request;
-    if (sessionId === undefined) return;
-    const stored = await this.#settings.sessionStore.get(
-      sessionId,
-      userId === undefined ? {} : { userId },
-    );
-    const session = stored ?? newSession(sessionId, userId);
-    this.#session = session;
+    const session = await this.#storage.loadSession();
+    if (session === undefined) return;
     this.#messages.push(...session.messages);
-    this.#rememberSessionResults(session);
-  }
-
-  #rememberSessionResults(session: Session): void {
-    for (const run of session.runs) {
-      for (const result of run.tool_results) {
-        if (result.call_id !== '') this.#history.set(result.call_id, result);
-      }
-    }
+    sessionResults(session, this.#history);
   }
 
   /** A resumed run picks up where its journal left it: after its last model turn. */
   #restore(run: JournaledRun): void {
     this.#startedIso = run.started_at;
-    this.#session = run.session;
-    if (run.session !== undefined) this.#rememberSessionResults(run.session);
+    const session = this.#storage.restoreSession(run);
+    if (session !== undefined) sessionResults(session, this.#history);
     const point = resumePoint(run);
     this.#rounds = point.rounds;
     this.#resumedTurn = point.resumedTurn;
@@ -390,23 +346,14 @@ export class AgentRun {
     for (const result of run.tool_results) this.#remember(result);
   }
 
-  /** Journals a new run, or claims a resumed one (a second process resuming it then loses). */
+  /** Journals a new run, or claims a resumed one. */
   async #startJournal(): Promise<void> {
-    const { journal } = this.#settings;
-    if (journal === undefined) return;
     const resumed = this.#request.resumed;
     if (resumed !== undefined) {
-      this.#journal = new RunJournalRecorder(journal, resumed.run, resumed.calls);
-      await this.#journal.save({});
+      await this.#storage.claimJournal(resumed);
       return;
     }
-    this.#journal = await RunJournalRecorder.begin(journal, {
-      ...this.#request,
-      ...this.#settings,
-      session: this.#session,
-      progress: this.#progress(),
-      startedAt: this.#startedIso,
-    });
+    await this.#storage.beginJournal(this.#settings, this.#progress(), this.#startedIso);
   }
 
   #progress(): RunProgress {
@@ -417,43 +364,6 @@ export class AgentRun {
       tool_results: [...this.#toolResults],
       final_text: this.#finalText,
     };
-  }
-
-  async #saveSession(stopReason: StopReason | undefined, error?: unknown): Promise<void> {
-    const session = this.#session;
-    if (session === undefined) {
-      await this.#endJournal(this.#runRecord(stopReason, error), error);
-      return;
-    }
-    this.#saveAttempted = true;
-    const record = this.#runRecord(stopReason, error);
-    await this.#endJournal(record, error);
-    await this.#settings.sessionStore.save({
-      ...session,
-      messages: [...this.#messages],
-      runs: [...session.runs, record],
-      updated_at: record.finished_at,
-    });
-    // Compare-and-swap: the stored copy is now one version further.
-    session.version = (session.version ?? 0) + 1;
-  }
-
-  /** The journal learns the run ended before the session does: a crash between the two is resumed as ended. */
-  async #endJournal(record: RunRecord, error: unknown): Promise<void> {
-    const ended = this.#journal?.ended(this.#progress(), record);
-    // A failed run keeps its own error; the journal's is secondary.
-    if (error === undefined) await ended;
-    else await ended?.catch(() => {});
-  }
-
-  #runRecord(stopReason: StopReason | undefined, error: unknown): RunRecord {
-    return runRecord({
-      ...this.#request,
-      ...this.#progress(),
-      startedAt: this.#startedIso,
-      stopReason,
-      error,
-    });
   }
 
   async #fail(error: unknown): Promise<void> {
@@ -471,34 +381,9 @@ export class AgentRun {
       durationMs: at,
     });
     // A run that lost its journal entry to another process leaves the session to that one.
-    if (
-      this.#saveAttempted ||
-      (MtpxError.isInstance(error) && error.code === 'run_journal_conflict')
-    )
-      return;
-    // Keep what happened (calls may have run) in the session; the run's own error wins.
-    await this.#saveSession(undefined, error).catch(() => {});
+    await this.#storage.saveFailed(
+      { progress: this.#progress(), startedAt: this.#startedIso },
+      error,
+    );
   }
-}
-
-/**
- * A refused turn's message with only the calls that `results` answer (no `tool_calls` when
- * none), and those answers: each kept call paired with one result of its id, in order, so
- * the conversation holds exactly one answer per call even when ids repeat or are unusable.
- */
-function keepAnsweredCalls(
-  message: AssistantMessage,
-  results: readonly ToolResult[],
-): { message: AssistantMessage; results: ToolResult[] } {
-  const unused = [...results];
-  const kept: NonNullable<AssistantMessage['tool_calls']> = [];
-  const answers: ToolResult[] = [];
-  for (const call of message.tool_calls ?? []) {
-    const index = unused.findIndex((result) => result.call_id === call.id);
-    if (index < 0) continue;
-    kept.push(call);
-    answers.push(...unused.splice(index, 1));
-  }
-  const { tool_calls: _calls, ...rest } = message;
-  return { message: kept.length > 0 ? { ...rest, tool_calls: kept } : rest, results: answers };
 }

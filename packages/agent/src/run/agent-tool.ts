@@ -14,6 +14,8 @@ export interface AgentToolOptions {
   /** Input to the delegating executor's policy. Default `read_only`: the member agent's own policy governs its tools. */
   risk_level?: RiskLevel;
   /** Time limit of one delegated run, in milliseconds (its signal then fires). */
+  timeoutMs?: number;
+  /** @deprecated Use {@link AgentToolOptions.timeoutMs}; removed in the next minor. */
   timeout_ms?: number;
   /** Receives the member agent's events (each delegated run has its own `runId`). */
   onEvent?: AgentEventHandler;
@@ -44,7 +46,7 @@ export interface DelegateAgent {
  * one agent delegating to another. A delegated run that stops without an answer
  * (`max_rounds`, `tool_call_limit`) fails the call with the reason and any partial text;
  * a provider failure fails it with the provider's message. Cancelling the delegating call
- * (its signal, or `timeout_ms`) cancels the delegated run.
+ * (its signal, or `timeoutMs`) cancels the delegated run.
  */
 export function agentAsTool(
   agent: DelegateAgent,
@@ -59,6 +61,7 @@ export function agentAsTool(
     });
   }
   const onEvent = options.onEvent;
+  const timeoutMs = options.timeoutMs ?? options.timeout_ms;
   return defineTool({
     name,
     description:
@@ -66,14 +69,14 @@ export function agentAsTool(
       `Delegates a task to the ${agent.name ?? name} agent and returns its answer.`,
     input_schema: AgentToolInputSchema,
     risk_level: options.risk_level ?? 'read_only',
-    ...(options.timeout_ms === undefined ? {} : { timeout_ms: options.timeout_ms }),
+    ...(timeoutMs === undefined ? {} : { timeout_ms: timeoutMs }),
     execute: async ({ input }, { signal }) => {
       const output = await agent.run(input, {
         signal,
         ...(onEvent === undefined ? {} : { onEvent }),
       });
-      if (output.stop_reason === 'final') return output.final_text;
-      const partial = output.final_text === '' ? '' : ` Its last text: ${output.final_text}`;
+      if (output.stopReason === 'final') return output.finalText;
+      const partial = output.finalText === '' ? '' : ` Its last text: ${output.finalText}`;
       throw new ToolExecutionError({
         message: `The ${name} agent stopped without a final answer (${stopText(output)}).${partial}`,
       });
@@ -82,7 +85,7 @@ export function agentAsTool(
 }
 
 function stopText(output: RunOutput): string {
-  switch (output.stop_reason) {
+  switch (output.stopReason) {
     case 'max_rounds':
       return `it used all of its ${output.rounds} rounds`;
     case 'tool_call_limit':

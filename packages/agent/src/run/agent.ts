@@ -1,106 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import {
-  createExecutor,
-  EventChannel,
-  type Executor,
-  type ExecutorOptions,
-  type Tool,
-} from '@mtpx/executor';
+import { EventChannel, type Executor, type Tool } from '@mtpx/executor';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
+import { eagerDispatchMode } from '../eager-dispatch';
 import type { AgentEvent, AgentEventHandler } from '../events/agent-events';
-import { AgentRun, type RunSettings } from './agent-run';
-import { type AgentToolInput, type AgentToolOptions, agentAsTool } from './agent-tool';
-import { type EagerDispatchOption, eagerDispatchMode } from '../eager-dispatch';
-import { InMemorySessionStore } from '../session/in-memory-session-store';
-import { REFERENCE_INSTRUCTIONS } from './instructions';
-import { specWithReferences } from './reference-schema';
-import type { RunJournal } from '../run-journal';
-import type { RunOutput } from './run-output';
 import { type AgentResumeOptions, loadResumableRun } from '../run-resume';
+import { InMemorySessionStore } from '../session/in-memory-session-store';
 import { checkSessionId, type SessionStore } from '../session/session';
-
-/** The executor options an agent passes on when it makes its own executor. */
-export type AgentExecutorOptions = Omit<ExecutorOptions, 'tools'>;
-
-/** Options of {@link createAgent}. */
-export interface AgentOptions extends AgentExecutorOptions {
-  /** The model, behind the `Provider` interface (`@mtpx/providers` makes them). */
-  provider: Provider;
-  /**
-   * The tools: anything `createExecutor` accepts (a `ToolRegistry`, or a list of tools and
-   * toolkits), or a ready `Executor` — then configure policy, approval and the rest on it.
-   */
-  tools: ExecutorOptions['tools'] | Executor;
-  /** Your system instructions, sent after the built-in ones. */
-  instructions?: string;
-  /**
-   * Send {@link REFERENCE_INSTRUCTIONS} first in the system message (how to chain calls
-   * with `$ref` in one response): 52 o200k tokens of text, 61 added to a Chat Completions
-   * system message, on every request. Default true.
-   */
-  referenceInstructions?: boolean;
-  /**
-   * Offer tool schemas that accept `{"$ref": …}` wherever a value is expected (see
-   * `schemaWithReferences`). `'auto'` (default): only when the provider enforces schemas
-   * (`provider.strictTools`, e.g. `createOpenAIProvider({ strictTools: true })`), where a
-   * reference the schema does not allow could not be written at all; otherwise the tools'
-   * own schemas are sent and the instructions carry the rule. `true`: always — measured
-   * 42–63 o200k tokens more per tool on the bench's toolsets (a shared definition of
-   * about 43 tokens per schema, about 13 per value position); `false`: never (then a
-   * strict provider refuses references).
-   */
-  referenceSchemas?: boolean | 'auto';
-  /** Most model calls per run. Default 10. */
-  maxRounds?: number;
-  /** Most tool calls per run (every call the model makes counts). Default: no limit. */
-  toolCallLimit?: number;
-  /** Where sessions are kept. Default: a new {@link InMemorySessionStore}. */
-  sessionStore?: SessionStore;
-  /**
-   * In streamed runs, when calls start (see {@link EagerDispatch}). `'safe'` (default):
-   * read-only calls start as soon as each is complete, while the model is still writing
-   * later ones; write / destructive calls wait for the response to finish normally and
-   * never run when it ends in `length`, `content_filter`, a refusal, an error or a broken
-   * stream. `'all'`: every call starts at once, whatever the response's end. `false`: calls
-   * run after the stream ends. `true` (older code) means `'safe'`.
-   */
-  eagerDispatch?: EagerDispatchOption;
-  /** A name for logs, events and `asTool`. */
-  name?: string;
-  /**
-   * Receives every event of every run of this agent, before the run's own `onEvent`: one
-   * line instruments all runs (a recorder, tracing). A handler that throws is ignored and
-   * never changes a run; keep it cheap — it runs on the run's path (buffer, then write).
-   */
-  onEvent?: AgentEventHandler;
-  /**
-   * Journal every run here — its state after each model turn, each call's result as it
-   * finishes — so that `resume(runId)` can finish a run whose process died, without
-   * running a finished call again. Default: no journal.
-   */
-  journal?: RunJournal;
-}
-
-/** Options of one run. */
-export interface AgentRunOptions {
-  /** Aborting it cancels the run: the model call is aborted, calls in flight are cancelled. */
-  signal?: AbortSignal;
-  /** Continue (or start) this session: its messages come first, and the run is saved to it. */
-  sessionId?: string;
-  /** Who is running: must be the session's owner (a new session gets this owner). */
-  userId?: string;
-  /** Receives every event as it happens. */
-  onEvent?: AgentEventHandler;
-  /** The run's id. Default `run_<uuid>`. */
-  runId?: string;
-  /** Overrides the agent's `maxRounds` for this run. */
-  maxRounds?: number;
-  /** Overrides the agent's `toolCallLimit` for this run. */
-  toolCallLimit?: number;
-  /** Overrides the agent's `eagerDispatch` for this run. */
-  eagerDispatch?: EagerDispatchOption;
-}
+import {
+  type AgentOptions,
+  type AgentRunOptions,
+  checkCount,
+  checkHandler,
+  checkProvider,
+  executorOf,
+  invalidOption,
+  referenceSchemasOf,
+  systemPromptOf,
+} from './agent-options';
+import { AgentRun } from './agent-run';
+import { type AgentToolInput, type AgentToolOptions, agentAsTool } from './agent-tool';
+import { specWithReferences } from './reference-schema';
+import type { RunOutput } from './run-output';
+import type { RunSettings } from './run-settings';
 
 /**
  * A streamed run: iterate it for the events (once), await `result` for the output. The
@@ -123,7 +45,7 @@ export interface Agent {
   readonly sessionStore: SessionStore;
   /**
    * Runs the loop with whole (non-streamed) model turns until the model answers in text
-   * or a limit stops it. Resolves with the output (`stop_reason` says why it ended, a
+   * or a limit stops it. Resolves with the output (`stopReason` says why it ended, a
    * cancellation included); rejects only for infrastructure failures — the provider's
    * own error (a `ProviderError`), or an {@link AgentError}.
    */
@@ -141,18 +63,6 @@ export interface Agent {
    */
   resume(runId: string, options?: AgentResumeOptions): Promise<RunOutput>;
 }
-
-const executorOptionKeys = [
-  'policy',
-  'approve',
-  'scheduling',
-  'concurrency',
-  'timeoutMs',
-  'cache',
-  'dedupe',
-  'retryBackoff',
-  'limits',
-] as const satisfies ReadonlyArray<keyof AgentExecutorOptions>;
 
 /** A stream's events have one consumer: the error for a second one. */
 function streamAlreadyIterated(): AgentError {
@@ -351,12 +261,6 @@ export function createAgent(options: AgentOptions): Agent {
   return agent;
 }
 
-function checkHandler(handler: unknown): AgentEventHandler | undefined {
-  if (handler === undefined || typeof handler === 'function')
-    return handler as AgentEventHandler | undefined;
-  throw invalidOption(`onEvent must be a function, got ${typeof handler}.`);
-}
-
 /**
  * The agent-wide handler first, then the run's own; a throw from the agent-wide one is
  * swallowed here so the run's handler still gets the event.
@@ -374,76 +278,4 @@ function withAgentHandler(
     }
     runHandler?.(event);
   };
-}
-
-function checkProvider(provider: unknown): Provider {
-  const candidate = provider as Partial<Provider> | undefined;
-  if (typeof candidate?.generate !== 'function' || typeof candidate.stream !== 'function') {
-    throw invalidOption(
-      '`provider` must be a Provider (with `generate` and `stream`), such as createOpenAIProvider(…) from @mtpx/providers/openai.',
-    );
-  }
-  return candidate as Provider;
-}
-
-function isExecutor(tools: unknown): tools is Executor {
-  const candidate = tools as Partial<Executor> | undefined;
-  return (
-    typeof candidate?.executeToolCalls === 'function' &&
-    typeof candidate.start === 'function' &&
-    typeof candidate.registry?.list === 'function'
-  );
-}
-
-function executorOf(options: AgentOptions): Executor {
-  const { tools } = options;
-  if (!isExecutor(tools)) {
-    const executorOptions: ExecutorOptions = { tools };
-    for (const key of executorOptionKeys) {
-      if (options[key] !== undefined) Object.assign(executorOptions, { [key]: options[key] });
-    }
-    return createExecutor(executorOptions);
-  }
-  const given = executorOptionKeys.filter((key) => options[key] !== undefined);
-  if (given.length > 0) {
-    throw invalidOption(
-      `${given.map((key) => `\`${key}\``).join(', ')} cannot be applied to an executor you pass as \`tools\`; set ${given.length === 1 ? 'it' : 'them'} on that executor (createExecutor), or pass its tools instead.`,
-    );
-  }
-  return tools;
-}
-
-/** Whether the offered schemas accept references: `'auto'` follows the provider's `strictTools`. */
-function referenceSchemasOf(option: unknown, provider: Provider): boolean {
-  if (option === undefined || option === 'auto') return provider.strictTools === true;
-  if (typeof option === 'boolean') return option;
-  throw invalidOption(`referenceSchemas must be true, false or 'auto', got ${String(option)}.`);
-}
-
-function systemPromptOf(options: AgentOptions): string | undefined {
-  const parts: string[] = [];
-  if (options.referenceInstructions ?? true) parts.push(REFERENCE_INSTRUCTIONS);
-  if (options.instructions !== undefined) {
-    if (typeof options.instructions !== 'string') {
-      throw invalidOption(`instructions must be a string, got ${typeof options.instructions}.`);
-    }
-    if (options.instructions !== '') parts.push(options.instructions);
-  }
-  return parts.length === 0 ? undefined : parts.join('\n\n');
-}
-
-function checkCount(name: string, value: unknown, minimum: number): number {
-  const ok =
-    value === Number.POSITIVE_INFINITY ||
-    (typeof value === 'number' && Number.isInteger(value) && value >= minimum);
-  if (!ok) {
-    throw invalidOption(
-      `${name} must be an integer of at least ${minimum} (or Infinity), got ${String(value)}.`,
-    );
-  }
-  return value as number;
-}
-
-function invalidOption(message: string): AgentError {
-  return new AgentError({ code: 'invalid_option', message });
 }

@@ -18,11 +18,12 @@ export interface RoundReasoning {
   text: string;
 }
 
-/** What a run gives back. Field names follow the MTP wire style (snake_case). */
+/** What a run gives back. */
 export interface RunOutput {
-  run_id: string;
+  /** The run's id (the `runId` of its events). */
+  runId: string;
   /** The model's last text (`""` when the run stopped before the model answered in text). */
-  final_text: string;
+  finalText: string;
   /**
    * The conversation after the run, without the system message: the session's earlier
    * messages (when the run belongs to one), the user's input, and every assistant and
@@ -30,18 +31,50 @@ export interface RunOutput {
    */
   messages: Message[];
   /** Every call's result in this run, in the order the calls were made. */
-  tool_results: ToolResult[];
+  toolResults: ToolResult[];
   /** Model calls made. */
   rounds: number;
   /** Tokens used by every model call of the run, summed. */
   usage: Usage;
-  stop_reason: StopReason;
+  /** Why the run ended. */
+  stopReason: StopReason;
   /** The session the run belongs to, when it was given one. */
-  session_id?: string;
+  sessionId?: string;
   /** The model's readable reasoning, per round that showed any (absent when none did). */
   reasoning?: RoundReasoning[];
-  /** For `stop_reason: "refusal"`: the model's refusal text or the API's explanation. */
+  /** For `stopReason: "refusal"`: the model's refusal text or the API's explanation. */
   refusal?: string;
+  /** @deprecated Use {@link RunOutput.runId}; removed in the next minor. */
+  run_id: string;
+  /** @deprecated Use {@link RunOutput.finalText}; removed in the next minor. */
+  final_text: string;
+  /** @deprecated Use {@link RunOutput.toolResults}; removed in the next minor. */
+  tool_results: ToolResult[];
+  /** @deprecated Use {@link RunOutput.stopReason}; removed in the next minor. */
+  stop_reason: StopReason;
+  /** @deprecated Use {@link RunOutput.sessionId}; removed in the next minor. */
+  session_id?: string;
+}
+
+/** The snake_case fields {@link RunOutput} keeps for one minor, each equal to its camelCase twin. */
+type DeprecatedOutputFields =
+  | 'run_id'
+  | 'final_text'
+  | 'tool_results'
+  | 'stop_reason'
+  | 'session_id';
+
+/** A run's output from its camelCase fields, with the deprecated snake_case twins set to the same values. */
+export function runOutput(fields: Omit<RunOutput, DeprecatedOutputFields>): RunOutput {
+  const output: RunOutput = {
+    ...fields,
+    run_id: fields.runId,
+    final_text: fields.finalText,
+    tool_results: fields.toolResults,
+    stop_reason: fields.stopReason,
+  };
+  if (fields.sessionId !== undefined) output.session_id = fields.sessionId;
+  return output;
 }
 
 /** Zero tokens. */

@@ -233,7 +233,12 @@ describe('JsonFileSessionStore', () => {
     const directory = await temporaryDirectory();
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', join(import.meta.dirname, '../__fixtures__/session-writer.ts'), directory],
+      [
+        '--import',
+        'tsx',
+        join(import.meta.dirname, '../__fixtures__/session-writer.ts'),
+        directory,
+      ],
       { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let acknowledged = 0;

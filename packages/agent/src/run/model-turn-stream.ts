@@ -3,13 +3,13 @@ import { AgentError } from '../agent-error';
 import type { AgentEvent, ToolCallDeltaEvent } from '../events/agent-events';
 import type { RoundCalls } from '../round-calls';
 
-/** What a streamed turn had produced when it broke off. */
+/** What a streamed model turn had produced when it broke off. */
 export interface PartialTurn {
   text: string;
 }
 
 /** What a streamed turn needs besides the request. */
-export interface StreamedTurnOptions {
+export interface ModelTurnStreamOptions {
   calls: RoundCalls;
   partial: PartialTurn;
   runId: string;
@@ -27,10 +27,10 @@ export interface StreamedTurnOptions {
  * `finish`. Throws what the provider's stream throws; a stream that ends without
  * `finish` breaks the `Provider` contract (`invalid_provider_response`).
  */
-export async function streamTurn(
+export async function streamModelTurn(
   provider: Provider,
   request: ProviderRequest,
-  options: StreamedTurnOptions,
+  options: ModelTurnStreamOptions,
 ): Promise<ProviderTurn> {
   const { calls, partial, runId, round, emit, now } = options;
   let turn: ProviderTurn | undefined;
