@@ -1,0 +1,20 @@
+export {
+  callViewOf,
+  createRunView,
+  type RunViewEvent,
+  reduceRunView,
+  runViewOf,
+} from './reduce-run-view';
+export type {
+  CallEdge,
+  CallEvent,
+  CallPhase,
+  CallView,
+  CallViewStatus,
+  RoundSegment,
+  RoundView,
+  RunView,
+  RunViewStatus,
+  ServerToolView,
+} from './run-view';
+export { type UnknownEvent, unknownEvent } from './unknown-event';
