@@ -1,4 +1,10 @@
 import { defineConfig } from 'tsup';
 import { packageTsupEntry } from '../../tsup.shared.ts';
 
-export default defineConfig([packageTsupEntry(import.meta.dirname, { entry: ['src/index.ts'] })]);
+// The run view has an entry of its own: browser bundles (the Inspector's web app) fold
+// events with it without the Node parts of the main entry.
+export default defineConfig([
+  packageTsupEntry(import.meta.dirname, {
+    entry: { index: 'src/index.ts', 'run-view/index': 'src/run-view/index.ts' },
+  }),
+]);
