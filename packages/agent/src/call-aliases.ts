@@ -1,10 +1,5 @@
-import {
-  type AssistantToolCall,
-  type JsonObject,
-  type JsonValue,
-  scanReferences,
-  setOwnProperty,
-} from '@mtpx/protocol';
+import type { AssistantToolCall, JsonObject, JsonValue } from '@mtpx/protocol';
+import { scanReferences, setOwnProperty } from '@mtpx/protocol/internal';
 
 /** `call_N`, N ≥ 1: the N-th call of the response. */
 const aliasPattern = /^call_([1-9][0-9]{0,8})$/;

@@ -6,7 +6,8 @@ import type {
   RunHistory,
   RunOptions,
 } from '@mtpx/executor';
-import { inspectToolCall, type ToolCallInput, type ToolResult } from '@mtpx/protocol';
+import type { ToolCallInput, ToolResult } from '@mtpx/protocol';
+import { inspectToolCall } from '@mtpx/protocol/internal';
 import { journalArgumentsHash } from './run-journal';
 import type { RunJournalRecorder } from './run-journal-recorder';
 

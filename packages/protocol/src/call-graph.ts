@@ -6,6 +6,7 @@ import type { ToolCall } from './tool-call';
 /**
  * Ids of calls executed in earlier rounds: an iterable of ids, or a `Map` / plain object
  * keyed by id (such as the results of those calls).
+ * @internal
  */
 export type PlanHistory =
   | Iterable<string>
@@ -137,7 +138,7 @@ export function buildCallGraph(
   return { nodes, byId, issues, cycleOf };
 }
 
-/** What {@link inspectToolCall} found in one untrusted tool call. */
+/** What {@link inspectToolCall} found in one untrusted tool call. @internal */
 export interface ToolCallInspection {
   /** The call's id, when it is a non-empty string. */
   id: string | undefined;
@@ -164,6 +165,7 @@ export interface ToolCallInspection {
  * inspection.refTargets; // ['call_1']
  * inspection.issues; // []
  * ```
+ * @internal
  */
 export function inspectToolCall(value: unknown, location = 'call'): ToolCallInspection {
   const issues: PlanIssue[] = [];

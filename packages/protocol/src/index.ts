@@ -1,8 +1,3 @@
-export {
-  inspectToolCall,
-  type PlanHistory,
-  type ToolCallInspection,
-} from './call-graph';
 export { canonicalJson } from './canonical-json';
 export {
   createEnvelope,
@@ -25,7 +20,6 @@ export {
   ToolBatchSchema,
 } from './execution-plan';
 export {
-  describeValue,
   InvalidJsonError,
   isJsonObject,
   type JsonObject,
@@ -33,21 +27,6 @@ export {
   type SafeResult,
   safeParseJson,
 } from './json';
-export {
-  cloneJson,
-  DEFAULT_JSON_MAX_DEPTH,
-  type JsonBounds,
-  type JsonBoundsProblem,
-  type JsonMeasure,
-  measureJson,
-  setOwnProperty,
-} from './json-bounds';
-export {
-  evaluateJsonPointer,
-  JsonPointerError,
-  type JsonPointerErrorCode,
-  parseJsonPointer,
-} from './json-pointer';
 export {
   type AssistantMessage,
   AssistantMessageSchema,
@@ -78,23 +57,13 @@ export type {
   ProviderTurn,
   Usage,
 } from './provider';
-export {
-  type ProviderPart,
-  ProviderPartSchema,
-  reasoningText,
-  serverToolParts,
-} from './provider-parts';
+export { type ProviderPart, ProviderPartSchema } from './provider-parts';
 export {
   findRefs,
-  isReference,
-  type LocatedReference,
-  type MalformedReference,
   type Reference,
-  type ReferenceScan,
   RefResolutionError,
   type RefResolutionErrorCode,
   resolveReferences,
-  scanReferences,
 } from './refs';
 export {
   type ToolArguments,

@@ -5,10 +5,10 @@
  * (`JSON.stringify`, `structuredClone`, zod, Ajv) runs only on values that passed.
  */
 
-/** Nesting levels allowed by default in arguments and outputs (`{}` is 1 level). */
+/** Nesting levels allowed by default in arguments and outputs (`{}` is 1 level). @internal */
 export const DEFAULT_JSON_MAX_DEPTH = 64;
 
-/** Limits of {@link measureJson}. */
+/** Limits of {@link measureJson}. @internal */
 export interface JsonBounds {
   /** Most nesting levels (`{}` and `[]` count 1 each). Default {@link DEFAULT_JSON_MAX_DEPTH}. */
   maxDepth?: number;
@@ -16,10 +16,10 @@ export interface JsonBounds {
   maxBytes?: number;
 }
 
-/** Why a value is out of bounds. */
+/** Why a value is out of bounds. @internal */
 export type JsonBoundsProblem = 'too_deep' | 'too_large' | 'not_json';
 
-/** What {@link measureJson} found. */
+/** What {@link measureJson} found. @internal */
 export type JsonMeasure =
   | { ok: true; depth: number; bytes: number }
   | { ok: false; problem: JsonBoundsProblem; message: string };
@@ -36,6 +36,7 @@ export type JsonMeasure =
  * measureJson({ a: [1, 2] }); // { ok: true, depth: 2, bytes: 11 }
  * measureJson(deeplyNested, { maxDepth: 64 }); // { ok: false, problem: 'too_deep', message: '…' }
  * ```
+ * @internal
  */
 export function measureJson(value: unknown, bounds: JsonBounds = {}): JsonMeasure {
   const maxDepth = bounds.maxDepth ?? DEFAULT_JSON_MAX_DEPTH;
@@ -119,6 +120,7 @@ function notJson(what: string): JsonMeasure {
 /**
  * Sets an own, enumerable data property, even for the key `__proto__` (a plain
  * assignment would change the object's prototype instead).
+ * @internal
  */
 export function setOwnProperty(target: object, key: string | number, value: unknown): void {
   if (key === '__proto__') {
@@ -143,6 +145,7 @@ export function setOwnProperty(target: object, key: string | number, value: unkn
  * ```ts
  * const copy = cloneJson({ a: [1, { b: 2 }] });
  * ```
+ * @internal
  */
 export function cloneJson<TValue>(value: TValue): TValue {
   if (!isPlainContainer(value)) return value;

@@ -4,10 +4,10 @@ import { describeValue, type JsonValue, type SafeResult } from './json';
 const markerName = 'mtpx.error.JsonPointerError';
 const marker = Symbol.for(markerName);
 
-/** Why a JSON Pointer could not be used. */
+/** Why a JSON Pointer could not be used. @internal */
 export type JsonPointerErrorCode = 'invalid_pointer' | 'pointer_not_found';
 
-/** A JSON Pointer (RFC 6901) that is malformed or selects nothing. */
+/** A JSON Pointer (RFC 6901) that is malformed or selects nothing. @internal */
 export class JsonPointerError extends MtpxError<JsonPointerErrorCode> {
   protected readonly [marker] = true;
 
@@ -33,6 +33,7 @@ export class JsonPointerError extends MtpxError<JsonPointerErrorCode> {
  * ```ts
  * parseJsonPointer('/items/0/a~1b'); // { ok: true, value: ['items', '0', 'a/b'] }
  * ```
+ * @internal
  */
 export function parseJsonPointer(pointer: string): SafeResult<string[], JsonPointerError> {
   if (pointer === '') return { ok: true, value: [] };
@@ -56,6 +57,7 @@ export function parseJsonPointer(pointer: string): SafeResult<string[], JsonPoin
  * ```ts
  * evaluateJsonPointer({ items: [{ id: 7 }] }, '/items/0/id'); // { ok: true, value: 7 }
  * ```
+ * @internal
  */
 export function evaluateJsonPointer(
   document: JsonValue,

@@ -61,7 +61,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** A short, readable rendering of a value for error messages: `"15"`, `12`, `{…}`, `[…]`. */
+/** A short, readable rendering of a value for error messages: `"15"`, `12`, `{…}`, `[…]`. @internal */
 export function describeValue(value: unknown): string {
   if (value === undefined) return 'undefined';
   if (value === null) return 'null';

@@ -50,6 +50,7 @@ export type ProviderPart = z.infer<typeof ProviderPartSchema>;
  * ```ts
  * reasoningText(turn.message.provider_parts); // "The user wants 2 + 3 …"
  * ```
+ * @internal
  */
 export function reasoningText(parts: readonly ProviderPart[] | undefined): string | undefined {
   const texts = (parts ?? []).flatMap((part) =>
@@ -58,7 +59,7 @@ export function reasoningText(parts: readonly ProviderPart[] | undefined): strin
   return texts.length > 0 ? texts.join('\n\n') : undefined;
 }
 
-/** The server-side tool blocks among a message's provider parts, in order. */
+/** The server-side tool blocks among a message's provider parts, in order. @internal */
 export function serverToolParts(parts: readonly ProviderPart[] | undefined): ProviderPart[] {
   return (parts ?? []).filter((part) => part.server_tool !== undefined);
 }

@@ -15,7 +15,7 @@ export interface Reference {
   $path?: string;
 }
 
-/** A reference found in arguments, with where it stands. */
+/** A reference found in arguments, with where it stands. @internal */
 export interface LocatedReference extends Reference {
   /** JSON Pointer to the reference inside the arguments (`/b`, `/items/2`). */
   location: string;
@@ -23,7 +23,7 @@ export interface LocatedReference extends Reference {
   segments: readonly (string | number)[];
 }
 
-/** An object shaped like a reference whose `$ref` or `$path` is unusable. */
+/** An object shaped like a reference whose `$ref` or `$path` is unusable. @internal */
 export interface MalformedReference {
   /** JSON Pointer to the object inside the arguments. */
   location: string;
@@ -31,7 +31,7 @@ export interface MalformedReference {
   reason: string;
 }
 
-/** Every reference in a value, in document order, and the malformed ones. */
+/** Every reference in a value, in document order, and the malformed ones. @internal */
 export interface ReferenceScan {
   references: LocatedReference[];
   malformed: MalformedReference[];
@@ -49,7 +49,7 @@ function isReferenceShaped(value: unknown): value is { $ref: unknown; $path?: un
   return false;
 }
 
-/** True when `value` is a well-formed {@link Reference}. */
+/** True when `value` is a well-formed {@link Reference}. @internal */
 export function isReference(value: unknown): value is Reference {
   return isReferenceShaped(value) && referenceProblem(value) === undefined;
 }
@@ -75,6 +75,7 @@ const escapeToken = (token: string | number) =>
  * Walks a value once, in document order, and collects every reference and every
  * malformed one. Iterative, so deeply nested model output cannot overflow the stack; a
  * cycle or an object met twice is reported as malformed (so the walk always ends).
+ * @internal
  */
 export function scanReferences(value: unknown): ReferenceScan {
   const references: LocatedReference[] = [];

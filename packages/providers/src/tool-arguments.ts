@@ -1,10 +1,10 @@
 import {
   type AssistantToolCall,
-  describeValue,
   isJsonObject,
   safeParseJson,
   type ToolArguments,
 } from '@mtpx/protocol';
+import { describeValue } from '@mtpx/protocol/internal';
 
 /**
  * A call's arguments text, parsed: the object, or the text kept with what is wrong with it.

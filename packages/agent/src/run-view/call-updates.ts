@@ -1,4 +1,4 @@
-import { type JsonValue } from '@mtpx/protocol';
+import type { JsonValue } from '@mtpx/protocol';
 import { scanReferences } from '@mtpx/protocol/internal';
 import type { AgentEvent, ToolCallReadyEvent } from '../events/agent-events';
 import { resolveKnownReferences } from './resolve-known';

@@ -4,11 +4,11 @@ import {
   type Message,
   MtpxError,
   type ProviderTurn,
-  serverToolParts,
   type ToolResult,
   type ToolSpec,
   toolMessageFromResult,
 } from '@mtpx/protocol';
+import { serverToolParts } from '@mtpx/protocol/internal';
 import { boundedMessage } from '../bounded-calls';
 import type { AgentEvent } from '../events/agent-events';
 import { journaledExecutor } from '../journaled-executor';

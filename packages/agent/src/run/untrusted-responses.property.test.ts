@@ -3,14 +3,13 @@ import {
   type AssistantToolCall,
   canonicalJson,
   type FinishReason,
-  measureJson,
   PlanValidationError,
   type Provider,
   planFromToolCalls,
   resolveReferences,
-  scanReferences,
   toolMessageFromResult,
 } from '@mtpx/protocol';
+import { measureJson, scanReferences } from '@mtpx/protocol/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-import { cloneJson } from '@mtpx/protocol';
+import { cloneJson } from '@mtpx/protocol/internal';
 import {
   checkSessionId,
   checkSessionOwner,

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { measureJson, safeParseJson } from '@mtpx/protocol';
+import { safeParseJson } from '@mtpx/protocol';
+import { measureJson } from '@mtpx/protocol/internal';
 import { AgentError } from '../agent-error';
 import {
   checkSessionId,

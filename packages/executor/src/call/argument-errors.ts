@@ -1,4 +1,4 @@
-import { describeValue } from '@mtpx/protocol';
+import { describeValue } from '@mtpx/protocol/internal';
 import type { ErrorObject } from 'ajv';
 import type { z } from 'zod';
 

@@ -1,4 +1,5 @@
-import { DEFAULT_JSON_MAX_DEPTH, isJsonObject, measureJson } from '@mtpx/protocol';
+import { isJsonObject } from '@mtpx/protocol';
+import { DEFAULT_JSON_MAX_DEPTH, measureJson } from '@mtpx/protocol/internal';
 import { ExecutorError } from '../errors';
 
 /**

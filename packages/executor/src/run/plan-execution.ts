@@ -1,18 +1,19 @@
-import {
-  inspectToolCall,
-  type JsonValue,
-  type PlanIssue,
-  type ToolCallInput,
-  type ToolResult,
-} from '@mtpx/protocol';
-import { appended, BatchGate, CallNode, CallState } from './call-node';
+import type { JsonValue, PlanIssue, ToolCallInput, ToolResult } from '@mtpx/protocol';
+import { inspectToolCall } from '@mtpx/protocol/internal';
 import { runCall } from '../call/call-runner';
-import type { ToolProgress } from '../tools/define-tool';
+import { copiedResult, errorResult } from '../call/tool-results';
+import { callOutOfBounds, standInFor } from '../call/value-limits';
 import { ExecutorError } from '../errors';
 import type { ExecutorEvent } from '../events/events';
 import type { ExecutorServices } from '../executor-services';
-import { IdenticalCalls } from './identical-calls';
-import { callFinishedEvent, callSkippedEvent, planFinishedEvent, RunEvents } from './execution-events';
+import type { ToolProgress } from '../tools/define-tool';
+import { appended, BatchGate, CallNode, CallState } from './call-node';
+import {
+  callFinishedEvent,
+  callSkippedEvent,
+  planFinishedEvent,
+  RunEvents,
+} from './execution-events';
 import {
   cancelledMessage,
   cycleMessage,
@@ -21,10 +22,9 @@ import {
   reusedIdMessage,
   selfReferenceMessage,
 } from './execution-messages';
+import { IdenticalCalls } from './identical-calls';
 import { type ExecutionRun, historyLookup, type RunOptions } from './plan-execution-types';
-import { copiedResult, errorResult } from '../call/tool-results';
 import { findWaitingCycles, missingTargets } from './unresolved-calls';
-import { callOutOfBounds, standInFor } from '../call/value-limits';
 
 /** How a planned call (from an ExecutionPlan) is added. */
 export interface PlannedCall {

@@ -1,11 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import {
-  type AssistantToolCall,
-  type FinishReason,
-  type ProviderTurn,
-  reasoningText,
-  type Usage,
-} from '@mtpx/protocol';
+import type { AssistantToolCall, FinishReason, ProviderTurn, Usage } from '@mtpx/protocol';
+import { reasoningText } from '@mtpx/protocol/internal';
 import { ProviderError } from '../provider-error';
 import { assistantContent, providerTurn } from '../provider-turn';
 import { assistantToolCallFromValue } from '../tool-arguments';

@@ -1,5 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import { type ProviderEvent, reasoningText, safeParseJson } from '@mtpx/protocol';
+import { type ProviderEvent, safeParseJson } from '@mtpx/protocol';
+import { reasoningText } from '@mtpx/protocol/internal';
 import { ProviderError } from '../provider-error';
 import type { StreamAssembler } from '../provider-stream';
 import { assistantContent, closingEvents, providerTurn } from '../provider-turn';

@@ -1,12 +1,12 @@
-import {
-  type AssistantToolCall,
-  type FinishReason,
-  type ProviderPart,
-  type ProviderTurn,
-  reasoningText,
-  type ToolArguments,
-  type Usage,
+import type {
+  AssistantToolCall,
+  FinishReason,
+  ProviderPart,
+  ProviderTurn,
+  ToolArguments,
+  Usage,
 } from '@mtpx/protocol';
+import { reasoningText } from '@mtpx/protocol/internal';
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { CompletionUsage } from 'openai/resources/completions';
 import { ProviderError } from '../provider-error';

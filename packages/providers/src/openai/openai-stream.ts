@@ -1,4 +1,5 @@
-import { type ProviderEvent, type ProviderPart, reasoningText, type Usage } from '@mtpx/protocol';
+import type { ProviderEvent, ProviderPart, Usage } from '@mtpx/protocol';
+import { reasoningText } from '@mtpx/protocol/internal';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import { ProviderError } from '../provider-error';
 import type { StreamAssembler } from '../provider-stream';
