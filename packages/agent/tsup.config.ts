@@ -5,6 +5,10 @@ import { packageTsupEntry } from '../../tsup.shared.ts';
 // events with it without the Node parts of the main entry.
 export default defineConfig([
   packageTsupEntry(import.meta.dirname, {
-    entry: { index: 'src/index.ts', 'run-view/index': 'src/run-view/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      internal: 'src/internal.ts',
+      'run-view/index': 'src/run-view/index.ts',
+    },
   }),
 ]);

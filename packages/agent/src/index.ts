@@ -1,11 +1,7 @@
+// `@mtpx/agent`: what a user of the agent needs. What sibling packages need besides is in
+// `@mtpx/agent/internal`.
 export { AgentError, type AgentErrorCode } from './agent-error';
-export { boundedToolCall } from './bounded-calls';
-export { type AliasedCall, ResponseAliases } from './call-aliases';
-export {
-  type EagerDispatch,
-  type EagerDispatchOption,
-  finishedNormally,
-} from './eager-dispatch';
+export type { EagerDispatchOption } from './eager-dispatch';
 export type {
   AgentEvent,
   AgentEventBase,
@@ -30,29 +26,21 @@ export { type Agent, type AgentStream, createAgent } from './run/agent';
 export type { AgentExecutorOptions, AgentOptions, AgentRunOptions } from './run/agent-options';
 export {
   type AgentToolInput,
-  AgentToolInputSchema,
   type AgentToolOptions,
   agentAsTool,
   type DelegateAgent,
 } from './run/agent-tool';
 export { REFERENCE_INSTRUCTIONS } from './run/instructions';
 export {
-  REFERENCE_DEFINITION,
-  REFERENCE_SCHEMA,
   type SchemaWithReferencesOptions,
   schemaWithReferences,
   specWithReferences,
 } from './run/reference-schema';
-export { addUsage, type RoundReasoning, type RunOutput, type StopReason } from './run/run-output';
+export type { RoundReasoning, RunOutput, StopReason } from './run/run-output';
 export {
   checkJournalVersion,
   type JournaledCall,
-  JournaledCallSchema,
   type JournaledRun,
-  JournaledRunSchema,
-  journalArgumentsHash,
-  parseJournaledCall,
-  parseJournaledRun,
   type RunJournal,
 } from './run-journal';
 export type { AgentResumeOptions } from './run-resume';
@@ -70,6 +58,7 @@ export {
   type RunViewEvent,
   type RunViewStatus,
   reduceRunView,
+  resolveKnownReferences,
   runViewOf,
   type ServerToolView,
   type UnknownEvent,
@@ -85,10 +74,8 @@ export {
   checkSessionOwner,
   checkSessionVersion,
   type RunRecord,
-  RunRecordSchema,
   type Session,
   type SessionAccess,
-  SessionSchema,
   type SessionStore,
 } from './session/session';
 export { VERSION } from './version';

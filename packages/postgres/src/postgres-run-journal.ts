@@ -3,10 +3,9 @@ import {
   checkJournalVersion,
   type JournaledCall,
   type JournaledRun,
-  parseJournaledCall,
-  parseJournaledRun,
   type RunJournal,
 } from '@mtpx/agent';
+import { parseJournaledCall, parseJournaledRun } from '@mtpx/agent/internal';
 import { safeParseJson } from '@mtpx/protocol';
 import { type PostgresConnectionOptions, PostgresDatabase } from './postgres-connection';
 

@@ -4,9 +4,9 @@ import {
   checkSessionVersion,
   type Session,
   type SessionAccess,
-  SessionSchema,
   type SessionStore,
 } from '@mtpx/agent';
+import { SessionSchema } from '@mtpx/agent/internal';
 import { safeParseJson } from '@mtpx/protocol';
 import { type PostgresConnectionOptions, PostgresDatabase } from './postgres-connection';
 

@@ -21,7 +21,10 @@ export interface AgentToolOptions {
   onEvent?: AgentEventHandler;
 }
 
-/** What a delegated call's arguments hold. */
+/**
+ * What a delegated call's arguments hold.
+ * @internal
+ */
 export const AgentToolInputSchema = z.object({
   input: z
     .string()

@@ -6,6 +6,7 @@ import type { JsonSchemaObject, ToolSpec } from '@mtpx/protocol';
  * Anthropic's counts optional ones against a small budget); `"$path": ""` (the empty
  * pointer) takes the whole output. Accepted wherever a value goes in the schemas offered
  * to a provider that enforces them (see {@link schemaWithReferences}).
+ * @internal
  */
 export const REFERENCE_SCHEMA: Readonly<JsonSchemaObject> = Object.freeze({
   type: 'object',
@@ -17,7 +18,10 @@ export const REFERENCE_SCHEMA: Readonly<JsonSchemaObject> = Object.freeze({
   additionalProperties: false,
 });
 
-/** The name of the one shared definition of {@link REFERENCE_SCHEMA} in a schema's `$defs`. */
+/**
+ * The name of the one shared definition of {@link REFERENCE_SCHEMA} in a schema's `$defs`.
+ * @internal
+ */
 export const REFERENCE_DEFINITION = 'ref';
 
 /** How {@link schemaWithReferences} writes the reference at each value position. */

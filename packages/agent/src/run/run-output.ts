@@ -94,7 +94,10 @@ const optionalCounters = [
   'cacheMissTokens',
 ] as const;
 
-/** `total` plus `more`; optional counters appear once either side reports them. */
+/**
+ * `total` plus `more`; optional counters appear once either side reports them.
+ * @internal
+ */
 export function addUsage(total: Usage, more: Usage | undefined): Usage {
   if (more === undefined) return total;
   const sum: Usage = {

@@ -41,7 +41,10 @@ const StoredMessageSchema = z.discriminatedUnion('role', [
   ToolMessageSchema,
 ]);
 
-/** One run of a session, as recorded when it ended. */
+/**
+ * One run of a session, as recorded when it ended.
+ * @internal
+ */
 export const RunRecordSchema = z.object({
   run_id: z.string(),
   /** The user's input. */
@@ -66,6 +69,7 @@ export const RunRecordSchema = z.object({
  * A conversation that outlives one run: its messages (system instructions excluded: they
  * belong to the agent) and a record of each run. `user_id` is its owner; a session is
  * read only with the owner's id.
+ * @internal
  */
 export const SessionSchema = z.object({
   session_id: z.string().min(1),
