@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerOf, open, type RawAnswer, rawRequest, sendRaw } from './__fixtures__/raw-http';
 import { readJson } from './__fixtures__/spawn-cli';
 import { planId, reasoning, taskPlan } from './__fixtures__/tutorial';
-import { type RunningProxy, startProxy } from './server';
+import type { RunningProxy } from './proxy-options';
+import { startProxy } from './server';
 
 // The catalogue of hostile requests of issue 14, sent on raw sockets: every answer is a
 // 4xx (never a 500, never a hang), and afterwards the proxy still answers and its chains verify.

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { InMemoryProvenanceStore } from '@mtpx/mpl';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readJson, type ServeProcess, startServe } from './__fixtures__/spawn-cli';
-import { type RunningProxy, startProxy } from './server';
+import type { RunningProxy } from './proxy-options';
+import { startProxy } from './server';
 
 // Black-box cases ported from the reference Rust MPL (see __fixtures__/reference-registry/SOURCES.md):
 // its proxy tests for strict / transparent mode and unknown STypes, and its registry's

@@ -22,6 +22,17 @@ import { type Exchange, nodeExchange, sendError, sendJson } from './http/exchang
 import { installHttpFront } from './http/http-front';
 import { answerClientError, createProxyGuard } from './http-guard';
 import { ProxyMetrics } from './proxy-metrics';
+import {
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MAX_HEADER_BYTES,
+  DEFAULT_PORT,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  defaultDataDir,
+  type ProxyOptions,
+  type RunningProxy,
+} from './proxy-options';
 import type { CallRouteContext } from './routes/call-context';
 import { handleCall } from './routes/call-route';
 import { statusOf } from './routes/error-status';
@@ -30,96 +41,6 @@ import { MessageHub } from './routes/message-hub';
 import { SqliteProvenanceStore } from './store/sqlite-provenance-store';
 import type { LogSyncStats } from './store/wal-sync';
 import { VERSION } from './version';
-
-/** Options of {@link startProxy} (and `mpl serve`). */
-export interface ProxyOptions {
-  /** Port to listen on (default 9443; `0` picks a free one). */
-  port?: number;
-  /** Address to bind (default `127.0.0.1`: reachable from this machine only). */
-  host?: string;
-  /** Folder of the SQLite provenance database (default `~/.mpl`). */
-  dataDir?: string;
-  /** A provenance store to use instead of SQLite under `dataDir`. */
-  store?: ProvenanceStore;
-  /** Registry folders (STypes and `profiles/`) loaded after the built-ins. */
-  stypes?: readonly string[];
-  /** A ready engine, instead of loading one from `stypes`. */
-  engine?: MplEngine;
-  /** `strict` (default) blocks invalid messages with 422; `transparent` records and forwards them. */
-  mode?: 'strict' | 'transparent';
-  /** Forward accepted calls to this URL and answer with its response. */
-  upstream?: string;
-  /** How long to wait for the upstream (default 30 s). */
-  upstreamTimeoutMs?: number;
-  /** Bearer token required on every route but `/health`. */
-  token?: string;
-  /** Largest request body accepted, in bytes (default 1 MiB). */
-  maxBodyBytes?: number;
-  /** `sem_hash` algorithm (default `sha256`). */
-  hashAlgorithm?: HashAlgorithm;
-  /** QoM profile for messages that name none (default `qom-basic`). */
-  defaultProfile?: string;
-  /** SQLite durability (see `SqliteProvenanceStore`); default `full`. */
-  synchronous?: 'full' | 'normal';
-  /**
-   * `Host` names (without port) the proxy answers to; others get 403. Default: the
-   * loopback names (`localhost`, `127.0.0.1`, `[::1]`) when bound to loopback; any host
-   * when bound elsewhere and none are given.
-   */
-  allowedHosts?: readonly string[];
-  /**
-   * Origins whose cross-site requests are let through: a full origin
-   * (`https://app.example`), a host name (any scheme and port) or `*`. A request with
-   * another `Origin` than the proxy's own host gets 403. Default: the `Host` names
-   * (`allowedHosts`, or the loopback names when bound to loopback).
-   */
-  allowedOrigins?: readonly string[];
-  /** Time to receive a request's headers (default 10 s; then 408). */
-  headersTimeoutMs?: number;
-  /** Time to receive a whole request, body included (default 30 s; then 408). */
-  requestTimeoutMs?: number;
-  /** How long an idle keep-alive connection stays open (default 5 s). */
-  idleTimeoutMs?: number;
-  /** Largest request head (request line and headers) accepted (default 16 KiB; then 431). */
-  maxHeaderBytes?: number;
-  /** Most simultaneous connections (default 1024); more are closed at once. */
-  maxConnections?: number;
-  /** SType allow / deny patterns, required profiles, size and rate limits (`E-POLICY-DENIED`). */
-  policy?: MplPolicy;
-}
-
-/** A running proxy. */
-export interface RunningProxy {
-  /** `http://host:port` */
-  url: string;
-  host: string;
-  port: number;
-  mode: 'strict' | 'transparent';
-  engine: MplEngine;
-  store: ProvenanceStore;
-  metrics: ProxyMetrics;
-  server: Server;
-  /** Stops accepting requests, ends open streams, commits and closes the store. */
-  close(): Promise<void>;
-}
-
-/** The default port, as in the reference proxy and the tutorial. */
-export const DEFAULT_PORT = 9443;
-/** The default body limit: 1 MiB. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** The default time to receive a request's headers: 10 s. */
-export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-/** The default time to receive a whole request: 30 s. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** The default keep-alive idle time: 5 s. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
-/** The default limit of a request head: 16 KiB. */
-export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
-
-/** The default data folder: `~/.mpl`. */
-export function defaultDataDir(): string {
-  return join(homedir(), '.mpl');
-}
 
 function tokenMatches(expected: string, header: string | undefined): boolean {
   if (!header?.startsWith('Bearer ')) return false;

@@ -11,7 +11,8 @@ import {
   toolInvocation,
   toolResult,
 } from './__fixtures__/tutorial';
-import { type RunningProxy, startProxy } from './server';
+import type { RunningProxy } from './proxy-options';
+import { startProxy } from './server';
 
 let proxy: RunningProxy;
 let client: MplClient;

@@ -1,8 +1,6 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import {
   canonicalize,
   type HashAlgorithm,
@@ -13,14 +11,13 @@ import {
   verifyChain,
 } from '@mtpx/mpl';
 import { hashCanonical } from '@mtpx/mpl/internal';
-import { type JsonValue, safeParseJson } from '@mtpx/protocol';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PORT,
   defaultDataDir,
   type ProxyOptions,
-  startProxy,
-} from '../server';
+} from '../proxy-options';
+import { startProxy } from '../server';
 import {
   describePostgresUrl,
   isPostgresUrl,
@@ -28,88 +25,19 @@ import {
 } from '../store/postgres-provenance';
 import { SqliteProvenanceStore } from '../store/sqlite-provenance-store';
 import { VERSION } from '../version';
+import {
+  commaList,
+  integer,
+  oneOf,
+  type ParsedArguments,
+  parse,
+  readJsonFile,
+  strings,
+  UsageError,
+} from './cli-arguments';
 import { HELP } from './cli-help';
-import { unknownOptionMessage } from './option-suggestion';
-
-class UsageError extends Error {}
 
 const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
-
-async function readJsonFile(file: string): Promise<JsonValue> {
-  let text: string;
-  try {
-    text = file === '-' ? await readStdin() : await readFile(file, 'utf8');
-  } catch (cause) {
-    throw new UsageError(
-      `Cannot read ${file}: ${cause instanceof Error ? cause.message : String(cause)}`,
-    );
-  }
-  const parsed = safeParseJson(text);
-  if (!parsed.ok) throw new UsageError(`${file} is not valid JSON: ${parsed.error.message}`);
-  return parsed.value;
-}
-
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-type OptionsConfig = NonNullable<NonNullable<Parameters<typeof parseArgs>[0]>['options']>;
-type ParsedArguments = {
-  values: Record<string, string | boolean | Array<string | boolean> | undefined>;
-  positionals: string[];
-};
-
-function parse(argv: string[], options: OptionsConfig): ParsedArguments {
-  try {
-    return parseArgs({
-      args: argv,
-      options: { ...options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    }) as ParsedArguments;
-  } catch (error) {
-    const unknown =
-      (error as { code?: unknown }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
-        ? /'([^']+)'/.exec((error as Error).message)?.[1]
-        : undefined;
-    if (unknown !== undefined)
-      throw new UsageError(unknownOptionMessage(unknown, [...Object.keys(options), 'help']));
-    throw new UsageError(error instanceof Error ? error.message : String(error));
-  }
-}
-
-function oneOf<T extends string>(
-  value: unknown,
-  allowed: readonly T[],
-  option: string,
-): T | undefined {
-  if (value === undefined) return undefined;
-  if (!allowed.includes(value as T))
-    throw new UsageError(`${option} must be ${allowed.join(' or ')}, not ${String(value)}`);
-  return value as T;
-}
-
-function integer(value: unknown, option: string): number | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 0)
-    throw new UsageError(`${option} must be a whole number, not ${String(value)}`);
-  return number;
-}
-
-function strings(value: unknown): string[] {
-  return Array.isArray(value) ? (value as string[]) : typeof value === 'string' ? [value] : [];
-}
-
-function commaList(value: unknown): string[] | undefined {
-  if (typeof value !== 'string') return undefined;
-  return value
-    .split(',')
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0);
-}
 
 /** The HTTP hardening options of `mpl serve` (hosts, origins, timeouts). */
 function hardeningOptions(values: ParsedArguments['values']): Partial<ProxyOptions> {

@@ -13,7 +13,8 @@ import {
   writeInPieces,
 } from '../__fixtures__/raw-exchange';
 import { planId, taskPlan } from '../__fixtures__/tutorial';
-import { type RunningProxy, startProxy } from '../server';
+import type { RunningProxy } from '../proxy-options';
+import { startProxy } from '../server';
 
 // The HTTP/1.1 framing the proxy shows on the wire, whatever serves it: keep-alive,
 // pipelining, split and chunked requests, refusals of malformed framing, and timeouts.

@@ -1,19 +1,9 @@
-import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { InternalError } from '@mtpx/mpl';
 import { refuseConnection } from '../http-guard';
-import type { AnswerHeaders, Exchange } from './exchange';
-import {
-  CR_LF_CR_LF,
-  fieldValue,
-  type Head,
-  httpDate,
-  notAscii,
-  parseHead,
-  startsPlainRequest,
-  statusLine,
-} from './http-head';
-import { type BodyResult, bodyText, bodyTooLarge } from './http-io';
+import type { Exchange } from './exchange';
+import { type FrontAnswerer, FrontExchange } from './front-exchange';
+import { CR_LF_CR_LF, type Head, notAscii, parseHead, startsPlainRequest } from './http-head';
 
 /** The limits the front layer enforces: the same as the `node:http` server it sits before. */
 export interface HttpFrontOptions {
@@ -146,7 +136,7 @@ class HttpFront {
 }
 
 /** One connection while the front layer reads it. */
-class FrontConnection {
+class FrontConnection implements FrontAnswerer {
   readonly front: HttpFront;
   readonly socket: Socket;
   phase: Phase = Phase.Head;
@@ -277,6 +267,11 @@ class FrontConnection {
     else this.#readOn();
   }
 
+  /** The front layer's keep-alive lines, for answers that keep the connection. */
+  get keepAlive(): string {
+    return this.front.keepAlive;
+  }
+
   /** True when the answer being written must close the connection. */
   get closing(): boolean {
     return this.#closeAfter;
@@ -349,58 +344,5 @@ class FrontConnection {
     if (rest) this.socket.unshift(rest);
     this.front.handOff(this.socket);
     if (this.socket.isPaused()) this.socket.resume();
-  }
-}
-
-/** A request the front layer read, with its whole body. */
-class FrontExchange implements Exchange {
-  readonly method: string;
-  readonly target: string;
-  readonly headers: IncomingHttpHeaders;
-  answered = false;
-  readonly #connection: FrontConnection;
-  readonly #close: boolean;
-  #body: Buffer | undefined;
-
-  constructor(connection: FrontConnection, head: Head, body: Buffer) {
-    this.#connection = connection;
-    this.method = head.method;
-    this.target = head.target;
-    this.headers = head.headers;
-    this.#close = head.close;
-    this.#body = body;
-  }
-
-  body(limit: number): Promise<BodyResult> {
-    const bytes = this.#body;
-    this.#body = undefined;
-    if (bytes === undefined || bytes.length === 0) return Promise.resolve({ ok: true, text: '' });
-    if (bytes.length > limit) return Promise.resolve(bodyTooLarge(`${bytes.length} bytes`, limit));
-    return Promise.resolve(bodyText(bytes));
-  }
-
-  send(status: number, text: string, headers: AnswerHeaders): void {
-    if (this.answered) throw new InternalError({ message: 'The proxy answered one request twice' });
-    let head = statusLine(status);
-    let close = this.#close || this.#connection.closing;
-    for (const name in headers) {
-      const value = headers[name] as string;
-      if (!fieldValue.test(value))
-        throw new InternalError({ message: `Invalid character in the answer's ${name} header` });
-      if (name === 'connection') {
-        if (value.toLowerCase() === 'close') close = true;
-        continue;
-      }
-      head += `${name}: ${value}\r\n`;
-    }
-    head += `content-length: ${Buffer.byteLength(text)}\r\ndate: ${httpDate()}\r\n`;
-    head += close ? 'connection: close\r\n\r\n' : `${this.#connection.front.keepAlive}\r\n`;
-    this.answered = true;
-    this.#connection.answer(head, text, close);
-  }
-
-  abort(): void {
-    this.answered = true;
-    this.#connection.destroy();
   }
 }

@@ -4,7 +4,8 @@ import { InMemoryProvenanceStore, semanticHash } from '@mtpx/mpl';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readJson } from '../__fixtures__/spawn-cli';
 import { taskPlan, toolInvocation } from '../__fixtures__/tutorial';
-import { type ProxyOptions, type RunningProxy, startProxy } from '../server';
+import type { ProxyOptions, RunningProxy } from '../proxy-options';
+import { startProxy } from '../server';
 
 const started: RunningProxy[] = [];
 async function proxyWith(options: ProxyOptions = {}): Promise<RunningProxy> {

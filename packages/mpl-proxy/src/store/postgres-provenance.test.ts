@@ -4,7 +4,7 @@ import type { CallResponseBody } from '@mtpx/mpl/internal';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type ServeProcess, startServe } from '../__fixtures__/spawn-cli';
-import { isPostgresUrl } from '../index';
+import { isPostgresUrl } from './postgres-provenance';
 
 const base = process.env.MTPX_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const schema = `mtpx_test_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
