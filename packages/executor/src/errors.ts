@@ -83,7 +83,9 @@ export type ExecutorErrorCode =
   /** A run's `events` were iterated a second time (they have one consumer; use `onEvent` for more). */
   | 'events_already_iterated'
   /** An `onEvent` callback threw; the run finished, but its results are withheld. */
-  | 'event_handler_failed';
+  | 'event_handler_failed'
+  /** A plan execution hook (`hold`, `knownResult`, `onResult`) threw; its results are withheld. */
+  | 'hook_failed';
 
 const executorErrorMarkerName = 'mtpx.error.ExecutorError';
 const executorErrorMarker = Symbol.for(executorErrorMarkerName);

@@ -1,9 +1,9 @@
-import type { ArgumentValidator } from './call/argument-validator';
 import type { ResultCache } from './cache/result-cache';
+import type { ArgumentValidator } from './call/argument-validator';
 import type { ResolvedRetryBackoff } from './call/retry-backoff';
+import type { ResolvedValueLimits } from './call/value-limits';
 import type { ApproveHandler, ToolPolicy } from './policy/risk-policy';
 import type { ToolRegistry } from './tools/tool-registry';
-import type { ResolvedValueLimits } from './call/value-limits';
 
 /** What every run of one executor shares (internal). */
 export interface ExecutorServices {

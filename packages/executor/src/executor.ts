@@ -1,22 +1,22 @@
 import type { ExecutionPlanInput, ToolCallInput, ToolResult } from '@mtpx/protocol';
+import { InMemoryResultCache, type ResultCache } from './cache/result-cache';
 import { ArgumentValidator } from './call/argument-validator';
+import { type RetryBackoff, resolveRetryBackoff } from './call/retry-backoff';
+import { resolveValueLimits, type ValueLimits } from './call/value-limits';
 import { ExecutorError } from './errors';
 import type { ExecutorEvent } from './events/events';
-import { Run } from './run/plan-execution';
 import type { ExecutorServices } from './executor-services';
-import { addPlan, layOutPlan, type Scheduling } from './run/plan-intake';
-import { InMemoryResultCache, type ResultCache } from './cache/result-cache';
-import { type RetryBackoff, resolveRetryBackoff } from './call/retry-backoff';
 import {
   type ApproveHandler,
   type RiskPolicyOptions,
   type ToolPolicy,
   toPolicy,
 } from './policy/risk-policy';
-import type { ExecutionRun, RunOptions } from './run/plan-execution-types';
+import { Execution } from './run/plan-execution';
+import type { PlanExecution, PlanExecutionOptions } from './run/plan-execution-types';
+import { addPlan, layOutPlan, type Scheduling } from './run/plan-intake';
 import { ToolRegistry } from './tools/tool-registry';
 import type { AnyTool, Toolkit } from './tools/toolkit';
-import { resolveValueLimits, type ValueLimits } from './call/value-limits';
 
 /** Options of {@link createExecutor}. */
 export interface ExecutorOptions {
@@ -51,7 +51,7 @@ export interface ExecutorOptions {
 }
 
 /** Options of `execute` and `stream`. */
-export interface ExecuteOptions extends RunOptions {
+export interface ExecuteOptions extends PlanExecutionOptions {
   /** Overrides the executor's `scheduling` for this plan. */
   scheduling?: Scheduling;
 }
@@ -72,9 +72,12 @@ export interface Executor {
    * Runs the tool calls of one model response (possibly malformed, in any order: a call
    * may reference a later one) and resolves with one result per call, in the given order.
    */
-  executeToolCalls(calls: readonly ToolCallInput[], options?: RunOptions): Promise<ToolResult[]>;
+  executeToolCalls(
+    calls: readonly ToolCallInput[],
+    options?: PlanExecutionOptions,
+  ): Promise<ToolResult[]>;
   /** Starts a run fed call by call (a streamed response): `add` each call, then `end`. */
-  start(options?: RunOptions): ExecutionRun;
+  start(options?: PlanExecutionOptions): PlanExecution;
   /** Runs a plan at once and yields its events; `plan-finished` carries the results. */
   stream(plan: ExecutionPlanInput, options?: ExecuteOptions): AsyncIterable<ExecutorEvent>;
 }
@@ -136,11 +139,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
     plan: ExecutionPlanInput,
     runOptions: ExecuteOptions,
     bufferEvents: boolean,
-  ): Run => {
+  ): Execution => {
     const planScheduling = runOptions.scheduling ?? scheduling;
     checkScheduling(planScheduling);
     const layout = layOutPlan(plan, runOptions.history);
-    const run = new Run(services, runOptions, {
+    const run = new Execution(services, runOptions, {
       callCount: layout.slots.length,
       issues: layout.issues,
       bufferEvents,
@@ -158,12 +161,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
       if (!Array.isArray(calls)) {
         throw invalidOption(`executeToolCalls needs a list of tool calls, got ${typeof calls}.`);
       }
-      const run = new Run(services, runOptions, { callCount: calls.length });
+      const run = new Execution(services, runOptions, { callCount: calls.length });
       for (const call of calls) run.add(call);
       run.end();
       return run.results;
     },
-    start: (runOptions = {}) => new Run(services, runOptions),
+    start: (runOptions = {}) => new Execution(services, runOptions),
     stream: (plan, runOptions = {}) => {
       const run = startPlan(plan, runOptions, true);
       // The results reach the caller through `plan-finished`; a throwing onEvent must not

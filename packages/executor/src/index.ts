@@ -1,18 +1,19 @@
-export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './events/approval-events';
-export { type ArgumentCheck, ArgumentValidator } from './call/argument-validator';
 export {
-  defineTool,
-  type InferToolArgs,
-  isZodSchema,
-  type Tool,
-  type ToolContext,
-  type ToolDefinition,
-  type ToolDefinitionOptions,
-  type ToolInputSchema,
-  type ToolProgress,
-  toolSpecOf,
-  type ZodSchema,
-} from './tools/define-tool';
+  type CachedResult,
+  cacheKey,
+  InMemoryResultCache,
+  type InMemoryResultCacheOptions,
+  type ResultCache,
+} from './cache/result-cache';
+export { type ArgumentCheck, ArgumentValidator } from './call/argument-validator';
+export { idempotencyKeyOf } from './call/idempotency-key';
+export type { RetryBackoff } from './call/retry-backoff';
+export {
+  callOutOfBounds,
+  DEFAULT_VALUE_LIMITS,
+  outputOutOfBounds,
+  type ValueLimits,
+} from './call/value-limits';
 export {
   ExecutorError,
   type ExecutorErrorCode,
@@ -20,6 +21,7 @@ export {
   type ToolExecutionErrorOptions,
   toToolErrorCode,
 } from './errors';
+export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './events/approval-events';
 export { EventChannel, type EventChannelOptions } from './events/event-channel';
 export type {
   CacheFailedEvent,
@@ -41,16 +43,6 @@ export {
   type Executor,
   type ExecutorOptions,
 } from './executor';
-export { idempotencyKeyOf } from './call/idempotency-key';
-export type { Scheduling } from './run/plan-intake';
-export {
-  type CachedResult,
-  cacheKey,
-  InMemoryResultCache,
-  type InMemoryResultCacheOptions,
-  type ResultCache,
-} from './cache/result-cache';
-export type { RetryBackoff } from './call/retry-backoff';
 export {
   type ApproveHandler,
   RiskPolicy,
@@ -58,12 +50,20 @@ export {
   type ToolPolicy,
 } from './policy/risk-policy';
 export type { ExecutionRun, RunHistory, RunOptions } from './run/plan-execution-types';
+export type { Scheduling } from './run/plan-intake';
+export {
+  defineTool,
+  type InferToolArgs,
+  isZodSchema,
+  type Tool,
+  type ToolContext,
+  type ToolDefinition,
+  type ToolDefinitionOptions,
+  type ToolInputSchema,
+  type ToolProgress,
+  toolSpecOf,
+  type ZodSchema,
+} from './tools/define-tool';
 export { ToolRegistry } from './tools/tool-registry';
 export { type AnyTool, defineToolkit, type Toolkit } from './tools/toolkit';
-export {
-  callOutOfBounds,
-  DEFAULT_VALUE_LIMITS,
-  outputOutOfBounds,
-  type ValueLimits,
-} from './call/value-limits';
 export { VERSION } from './version';

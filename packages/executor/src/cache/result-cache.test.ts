@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { defineTool } from '../tools/define-tool';
 import { ExecutorError } from '../errors';
 import { createExecutor } from '../executor';
+import { defineTool } from '../tools/define-tool';
 import { type CachedResult, cacheKey, InMemoryResultCache, type ResultCache } from './result-cache';
 
 const entry = (output: number): CachedResult => ({

@@ -1,8 +1,8 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../tools/define-tool';
 import type { ExecutorEvent } from '../events/events';
 import { createExecutor } from '../executor';
+import { defineTool } from '../tools/define-tool';
 
 function tools(ran: string[]) {
   return [

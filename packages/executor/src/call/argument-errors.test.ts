@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ArgumentValidator } from './argument-validator';
 import { defineTool } from '../tools/define-tool';
+import { ArgumentValidator } from './argument-validator';
 
 const check = (
   input_schema: Record<string, unknown> | z.ZodType,

@@ -1,9 +1,9 @@
 import type { JsonObject } from '@mtpx/protocol';
 import type { ValidateFunction } from 'ajv';
 import { z } from 'zod';
+import type { AnyTool } from '../tools/toolkit';
 import { describeProblems, formatAjvErrors, formatZodIssues } from './argument-errors';
 import { DialectCompiler } from './schema-dialects';
-import type { AnyTool } from '../tools/toolkit';
 
 /** The arguments a tool runs with, or why they are rejected. */
 export type ArgumentCheck =

@@ -11,23 +11,18 @@ import {
   type ToolErrorCode,
   type ToolResult,
 } from '@mtpx/protocol';
-import { type CallNode, CallState } from '../run/call-node';
-import { errorMessage, ToolExecutionError } from '../errors';
-import type { Run } from '../run/plan-execution';
-import { isPromiseLike } from './promise-like';
 import { type CachedResult, cacheKey } from '../cache/result-cache';
-import { retryDelay } from './retry-backoff';
+import { errorMessage, ToolExecutionError } from '../errors';
+import { type CallNode, isDone } from '../run/call-node';
 import { timeoutMessage } from '../run/execution-messages';
-import { CallContext } from './tool-context';
-import { errorResult, isoNow, mediaOf, successResult } from './tool-results';
 import type { AnyTool } from '../tools/toolkit';
+import { waitForApproval } from './call-approval';
+import type { CallHost } from './call-host';
+import { invoke } from './call-invocation';
+import { isPromiseLike } from './promise-like';
+import { errorResult, isoNow, mediaOf, successResult } from './tool-results';
 import { unknownToolMessage } from './unknown-tool';
 import { outputOutOfBounds } from './value-limits';
-
-type Outcome =
-  | { kind: 'ok'; value: unknown }
-  | { kind: 'error'; error: unknown }
-  | { kind: 'timeout'; timeoutMs: number };
 
 /**
  * Runs one dispatched call to its result: arguments error from the provider → resolve
@@ -36,7 +31,7 @@ type Outcome =
  * Every model mistake ends as an error result; nothing escapes. After each wait it
  * checks whether the run cancelled the call meanwhile.
  */
-export async function runCall(run: Run, node: CallNode): Promise<void> {
+export async function runCall(run: CallHost, node: CallNode): Promise<void> {
   try {
     await pipeline(run, node);
   } catch (error) {
@@ -51,7 +46,7 @@ export async function runCall(run: Run, node: CallNode): Promise<void> {
   }
 }
 
-async function pipeline(run: Run, node: CallNode): Promise<void> {
+async function pipeline(run: CallHost, node: CallNode): Promise<void> {
   const services = run.services;
   const call = node.call as ToolCall;
   if (isDone(node)) return; // cancelled by a `call-started` handler
@@ -177,199 +172,9 @@ async function pipeline(run: Run, node: CallNode): Promise<void> {
   run.complete(node, result);
 }
 
-/**
- * Asks the approver with the call suspended: its concurrency slot goes to other calls
- * while a person decides, only its dependents wait, and the wait is reported
- * (`approval-requested` / `approval-resolved`) and kept out of the call's duration.
- */
-async function waitForApproval(
-  run: Run,
-  node: CallNode,
-  tool: AnyTool,
-  call: ToolCall,
-  args: JsonObject,
-): Promise<{ code: 'approval_required' | 'denied'; message: string } | undefined> {
-  const askedAt = performance.now();
-  if (run.listening) {
-    run.emit({
-      type: 'approval-requested',
-      at: run.now(),
-      callId: node.id,
-      toolName: node.toolName,
-    });
-  }
-  run.suspend(node);
-  const refusal = await askApproval(run, tool, call, args);
-  const waitMs = performance.now() - askedAt;
-  node.approvalMs += waitMs;
-  if (run.listening && !isDone(node)) {
-    run.emit({
-      type: 'approval-resolved',
-      at: run.now(),
-      callId: node.id,
-      toolName: node.toolName,
-      approved: refusal === undefined,
-      waitMs,
-    });
-  }
-  const slot = run.resume(node);
-  if (slot !== undefined) await slot;
-  return refusal;
-}
-
-/** `undefined` when approved, else why not. */
-async function askApproval(
-  run: Run,
-  tool: AnyTool,
-  call: ToolCall,
-  args: JsonObject,
-): Promise<{ code: 'approval_required' | 'denied'; message: string } | undefined> {
-  const approve = run.services.approve;
-  if (approve === undefined) {
-    return {
-      code: 'approval_required',
-      message: `"${tool.name}" (risk level ${tool.risk_level}) needs approval and no approver is configured; it was not run.`,
-    };
-  }
-  try {
-    const approved = await approve(tool, call, args, { signal: run.signal });
-    if (approved === true) return undefined;
-    return { code: 'denied', message: `The approver declined "${tool.name}"; it was not run.` };
-  } catch (error) {
-    return {
-      code: 'approval_required',
-      message: `"${tool.name}" needs approval, but the approval handler failed (${errorMessage(error)}); it was not run.`,
-    };
-  }
-}
-
-/** Runs the tool, retrying retryable failures with backoff; `undefined` when cancelled meanwhile. */
-async function invoke(
-  run: Run,
-  node: CallNode,
-  tool: AnyTool,
-  args: unknown,
-  call: ToolCall,
-  resolvedArgs: JsonObject,
-): Promise<Outcome | undefined> {
-  const attempts = 1 + (tool.retries ?? 0);
-  const timeoutMs = tool.timeout_ms ?? run.services.timeoutMs;
-  if (attempts === 1 && timeoutMs === undefined) {
-    // The common case: one attempt, no timer — no retry loop, no extra promise.
-    try {
-      const context = new CallContext(run, node, call, 1, undefined, resolvedArgs);
-      const value = tool.execute(args as never, context);
-      return { kind: 'ok', value: isPromiseLike(value) ? await value : value };
-    } catch (error) {
-      return { kind: 'error', error };
-    }
-  }
-  for (let attempt = 1; ; attempt++) {
-    if (isDone(node)) return undefined; // never start work (or a timer) for a cancelled call
-    const outcome = await attemptOnce(
-      run,
-      node,
-      tool,
-      args,
-      call,
-      resolvedArgs,
-      attempt,
-      timeoutMs,
-    );
-    if (isDone(node)) return undefined;
-    if (outcome.kind !== 'error' || attempt >= attempts) return outcome;
-    const { error } = outcome;
-    if (!ToolExecutionError.isInstance(error) || !error.retryable) return outcome;
-    const delayMs = retryDelay(run.services.retryBackoff, attempt, error.retryAfterMs);
-    if (run.listening) {
-      run.emit({
-        type: 'call-retried',
-        at: run.now(),
-        callId: node.id,
-        toolName: node.toolName,
-        attempt,
-        delayMs,
-        error: error.message,
-      });
-    }
-    await backoff(node, delayMs);
-  }
-}
-
-/** One attempt. Sync tools finish without a promise; async ones race their time limit. */
-function attemptOnce(
-  run: Run,
-  node: CallNode,
-  tool: AnyTool,
-  args: unknown,
-  call: ToolCall,
-  resolvedArgs: JsonObject,
-  attempt: number,
-  timeoutMs: number | undefined,
-): Outcome | Promise<Outcome> {
-  let controller: AbortController | undefined;
-  if (timeoutMs !== undefined) {
-    controller = new AbortController();
-    node.controller = controller;
-  }
-  const context = new CallContext(run, node, call, attempt, controller, resolvedArgs);
-  let value: unknown;
-  try {
-    value = tool.execute(args as never, context);
-  } catch (error) {
-    node.controller = undefined;
-    return { kind: 'error', error };
-  }
-  if (!isPromiseLike(value)) {
-    node.controller = undefined;
-    return { kind: 'ok', value };
-  }
-  if (controller === undefined || timeoutMs === undefined) {
-    return Promise.resolve(value).then(
-      (resolved): Outcome => ({ kind: 'ok', value: resolved }),
-      (error: unknown): Outcome => ({ kind: 'error', error }),
-    );
-  }
-  const limit = timeoutMs;
-  const ownController = controller;
-  return new Promise<Outcome>((resolve) => {
-    const timer = setTimeout(() => {
-      if (node.timer === timer) node.timer = undefined;
-      ownController.abort(new DOMException(timeoutMessage(limit), 'TimeoutError'));
-      resolve({ kind: 'timeout', timeoutMs: limit });
-    }, limit);
-    node.timer = timer;
-    const settle = (outcome: Outcome) => {
-      clearTimeout(timer);
-      if (node.timer === timer) node.timer = undefined;
-      if (node.controller === ownController) node.controller = undefined;
-      resolve(outcome);
-    };
-    Promise.resolve(value).then(
-      (resolved) => settle({ kind: 'ok', value: resolved }),
-      (error: unknown) => settle({ kind: 'error', error }),
-    );
-  });
-}
-
-/** Waits `delayMs` before a retry; cancellation (which calls `node.wake`) ends it early. */
-function backoff(node: CallNode, delayMs: number): Promise<void> {
-  if (isDone(node)) return Promise.resolve();
-  return new Promise((resolve) => {
-    const wake = () => {
-      clearTimeout(node.timer);
-      node.timer = undefined;
-      node.wake = undefined;
-      resolve();
-    };
-    node.wake = wake;
-    node.timer = setTimeout(wake, delayMs);
-  });
-}
-
 /** Completes a call with an error result. */
 function fail(
-  run: Run,
+  run: CallHost,
   node: CallNode,
   code: ToolErrorCode,
   message: string,
@@ -385,7 +190,12 @@ function cachedResult(node: CallNode, hit: CachedResult, approval: Approval): To
   return result;
 }
 
-function cacheFailed(run: Run, node: CallNode, operation: 'get' | 'set', error: unknown): void {
+function cacheFailed(
+  run: CallHost,
+  node: CallNode,
+  operation: 'get' | 'set',
+  error: unknown,
+): void {
   if (!run.listening) return;
   run.emit({
     type: 'cache-failed',
@@ -395,14 +205,6 @@ function cacheFailed(run: Run, node: CallNode, operation: 'get' | 'set', error: 
     operation,
     error: errorMessage(error),
   });
-}
-
-/**
- * True once the call has its result — after a wait, because the run was cancelled
- * meanwhile. (A function, so TypeScript does not narrow the state across awaits.)
- */
-function isDone(node: CallNode): boolean {
-  return node.state === CallState.Done;
 }
 
 /** The parse error a provider kept on a call whose arguments text was unusable. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../tools/define-tool';
 import { ToolExecutionError } from '../errors';
 import { createExecutor } from '../executor';
+import { defineTool } from '../tools/define-tool';
 import { idempotencyKeyOf } from './idempotency-key';
 
 /** Records the idempotency key of every attempt, by call id. */

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { eventLog, waitForEvent } from '../__fixtures__/test-tools';
-import { defineTool } from '../tools/define-tool';
 import { ToolExecutionError } from '../errors';
 import type { CallRetriedEvent } from '../events/events';
 import { createExecutor } from '../executor';
+import { defineTool } from '../tools/define-tool';
 import { resolveRetryBackoff, retryDelay } from './retry-backoff';
 
 beforeEach(() => vi.useFakeTimers());

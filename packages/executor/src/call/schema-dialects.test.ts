@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ArgumentValidator } from './argument-validator';
-import { defineTool } from '../tools/define-tool';
 import { createExecutor } from '../executor';
+import { defineTool } from '../tools/define-tool';
+import { ArgumentValidator } from './argument-validator';
 import { schemaDialectOf } from './schema-dialects';
 
 const toolWith = (input_schema: Record<string, unknown>) =>

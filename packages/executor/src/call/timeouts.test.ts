@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { allOf, deferred, eventLog, waitForEvent } from '../__fixtures__/test-tools';
-import { defineTool } from '../tools/define-tool';
 import { createExecutor } from '../executor';
+import { defineTool } from '../tools/define-tool';
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

@@ -1,7 +1,7 @@
 import type { JsonObject, ToolCall } from '@mtpx/protocol';
 import { type CallNode, CallState } from '../run/call-node';
 import type { ToolContext, ToolProgress } from '../tools/define-tool';
-import type { Run } from '../run/plan-execution';
+import type { CallHost } from './call-host';
 import { idempotencyKeyOf } from './idempotency-key';
 
 /**
@@ -17,14 +17,14 @@ export class CallContext implements ToolContext {
   readonly runId: string | undefined;
   /** An arrow function, so `{ reportProgress }` can be destructured. */
   readonly reportProgress: (progress: ToolProgress) => void;
-  readonly #run: Run;
+  readonly #run: CallHost;
   readonly #node: CallNode;
   readonly #resolvedArgs: JsonObject;
   #controller: AbortController | undefined;
   #idempotencyKey: string | undefined;
 
   constructor(
-    run: Run,
+    run: CallHost,
     node: CallNode,
     call: ToolCall,
     attempt: number,

@@ -1,7 +1,7 @@
 import type { JsonValue } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../tools/define-tool';
 import { createExecutor } from '../executor';
+import { defineTool } from '../tools/define-tool';
 
 function nested(depth: number): JsonValue {
   let value: JsonValue = 1;

@@ -1,4 +1,4 @@
-import type { CallEventBase } from './events';
+import type { CallEventBase } from './event-base';
 
 /**
  * Policy answered `ask` for a call and the approver was asked. The call waits for the

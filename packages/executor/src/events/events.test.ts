@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../tools/define-tool';
 import { ExecutorError } from '../errors';
-import type { CallFinishedEvent, ExecutorEvent, PlanFinishedEvent } from './events';
 import { createExecutor } from '../executor';
 import { calculatorToolkit } from '../toolkits';
+import { defineTool } from '../tools/define-tool';
+import type { CallFinishedEvent, ExecutorEvent, PlanFinishedEvent } from './events';
 
 const chain = [
   { id: 'call_1', name: 'calculator.subtract', arguments: { a: 18, b: 6 } },

@@ -1,22 +1,8 @@
 import type { Approval, PlanIssue, ToolErrorCode, ToolResult } from '@mtpx/protocol';
-import type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
 import type { ToolProgress } from '../tools/define-tool';
-
-/** What every executor event carries. */
-export interface ExecutorEventBase {
-  /** Monotonic milliseconds since the run (plan) started, from `performance.now()`. */
-  at: number;
-  /** The caller's run id, when one was given to `start` / `execute`. */
-  runId?: string;
-}
-
-/** What every call event carries. */
-export interface CallEventBase extends ExecutorEventBase {
-  /** The call's id (`""` for a call that has none). */
-  callId: string;
-  /** The tool it names (`""` for a call that names none). */
-  toolName: string;
-}
+import type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
+import type { CallEventBase, ExecutorEventBase } from './event-base';
+import type { CallHeldEvent, CallReleasedEvent } from './hold-events';
 
 /** A run began. For a plan, `callCount` and the plan's validation `issues` are known. */
 export interface PlanStartedEvent extends ExecutorEventBase {
@@ -101,10 +87,16 @@ export interface PlanFinishedEvent extends ExecutorEventBase {
   results: ToolResult[];
 }
 
-/** Everything an executor run reports, discriminated by `type`. */
+export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
+export type { CallEventBase, ExecutorEventBase } from './event-base';
+export type { CallHeldEvent, CallReleasedEvent } from './hold-events';
+
+/** Everything a plan execution reports, discriminated by `type`. */
 export type ExecutorEvent =
   | PlanStartedEvent
   | CallStartedEvent
+  | CallHeldEvent
+  | CallReleasedEvent
   | CallProgressEvent
   | CallRetriedEvent
   | ApprovalRequestedEvent

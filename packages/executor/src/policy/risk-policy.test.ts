@@ -1,9 +1,9 @@
 import type { Approval, RiskLevel, ToolSpec } from '@mtpx/protocol';
 import { describe, expect, it, vi } from 'vitest';
 import { eventLog } from '../__fixtures__/test-tools';
-import { defineTool } from '../tools/define-tool';
 import { ExecutorError } from '../errors';
 import { createExecutor } from '../executor';
+import { defineTool } from '../tools/define-tool';
 import { type ApproveHandler, RiskPolicy } from './risk-policy';
 
 const spec = (name: string, risk_level: RiskLevel): ToolSpec => ({

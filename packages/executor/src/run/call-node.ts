@@ -65,6 +65,16 @@ export class CallNode {
   ) {}
 }
 
+/** How a planned call (from an ExecutionPlan) is added. */
+export interface PlannedCall {
+  /** Validation messages that concern this call: it fails with `invalid_plan`. */
+  failure?: string;
+  /** The previous call of its sequential batch: runs after it (ordering only). */
+  after?: CallNode;
+  /** Its batch's gate (strict batch scheduling). */
+  gate?: BatchGate;
+}
+
 /** Holds a batch's successors until every call of the batch (and of earlier batches) is done. */
 export class BatchGate {
   open = false;
@@ -85,4 +95,13 @@ export function appended(list: CallNode[] | undefined, node: CallNode): CallNode
   if (list === undefined) return [node];
   list.push(node);
   return list;
+}
+
+/**
+ * True once the call has its result — checked after a wait, because the execution may
+ * have cancelled it meanwhile. (A function, so TypeScript does not narrow the state
+ * across awaits.)
+ */
+export function isDone(node: CallNode): boolean {
+  return node.state === CallState.Done;
 }

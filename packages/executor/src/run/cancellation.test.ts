@@ -2,9 +2,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allOf, eventLog, gatedTool, waitForEvent } from '../__fixtures__/test-tools';
-import { defineTool } from '../tools/define-tool';
 import { ToolExecutionError } from '../errors';
 import { createExecutor } from '../executor';
+import { defineTool } from '../tools/define-tool';
 
 afterEach(() => vi.useRealTimers());
 

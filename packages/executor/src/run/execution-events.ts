@@ -1,5 +1,4 @@
 import type { PlanIssue, ToolResult } from '@mtpx/protocol';
-import type { CallNode } from './call-node';
 import { ExecutorError } from '../errors';
 import { EventChannel } from '../events/event-channel';
 import type {
@@ -10,6 +9,15 @@ import type {
   PlanFinishedEvent,
   PlanStartedEvent,
 } from '../events/events';
+import type { CallNode } from './call-node';
+
+/** What an execution knows about its plan when it starts. */
+export interface PlanInfo {
+  callCount?: number;
+  issues?: PlanIssue[];
+  /** Buffer events from the start (for `stream`). */
+  bufferEvents?: boolean;
+}
 
 function eventsAlreadyIterated(): ExecutorError {
   return new ExecutorError({
@@ -30,7 +38,7 @@ export class RunEvents {
   listening: boolean;
   readonly #runId: string | undefined;
   readonly #handler: ExecutorEventHandler | undefined;
-  readonly #plan: { callCount?: number; issues?: PlanIssue[] };
+  readonly #plan: PlanInfo;
   #channel: EventChannel<ExecutorEvent> | undefined;
   #started: PlanStartedEvent | undefined;
   #closed = false;
@@ -40,7 +48,7 @@ export class RunEvents {
   constructor(
     runId: string | undefined,
     handler: ExecutorEventHandler | undefined,
-    plan: { callCount?: number; issues?: PlanIssue[] },
+    plan: PlanInfo,
   ) {
     this.#runId = runId;
     this.#handler = handler;

@@ -2,12 +2,12 @@ import type { ExecutionPlanInput, ToolCallInput, ToolResult } from '@mtpx/protoc
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { eventLog } from '../__fixtures__/test-tools';
-import { defineTool } from '../tools/define-tool';
 import { ToolExecutionError } from '../errors';
 import type { PlanStartedEvent } from '../events/events';
 import { createExecutor } from '../executor';
-import { defineToolkit } from '../tools/toolkit';
 import { calculatorToolkit } from '../toolkits';
+import { defineTool } from '../tools/define-tool';
+import { defineToolkit } from '../tools/toolkit';
 
 const executor = () => createExecutor({ tools: [calculatorToolkit()] });
 const outcome = (result: ToolResult | undefined) => result?.error_code ?? result?.output;

@@ -1,19 +1,12 @@
-import type { JsonValue, PlanIssue, ToolCallInput, ToolResult } from '@mtpx/protocol';
+import type { JsonValue, ToolCallInput, ToolResult } from '@mtpx/protocol';
 import { inspectToolCall } from '@mtpx/protocol/internal';
-import { runCall } from '../call/call-runner';
-import { copiedResult, errorResult } from '../call/tool-results';
+import { errorResult } from '../call/tool-results';
 import { callOutOfBounds, standInFor } from '../call/value-limits';
 import { ExecutorError } from '../errors';
 import type { ExecutorEvent } from '../events/events';
 import type { ExecutorServices } from '../executor-services';
-import type { ToolProgress } from '../tools/define-tool';
-import { appended, BatchGate, CallNode, CallState } from './call-node';
-import {
-  callFinishedEvent,
-  callSkippedEvent,
-  planFinishedEvent,
-  RunEvents,
-} from './execution-events';
+import { appended, CallNode, CallState, type PlannedCall } from './call-node';
+import { type PlanInfo, planFinishedEvent } from './execution-events';
 import {
   cancelledMessage,
   cycleMessage,
@@ -22,68 +15,50 @@ import {
   reusedIdMessage,
   selfReferenceMessage,
 } from './execution-messages';
-import { IdenticalCalls } from './identical-calls';
-import { type ExecutionRun, historyLookup, type RunOptions } from './plan-execution-types';
+import { HeldCalls } from './held-calls';
+import {
+  type HoldRule,
+  historyLookup,
+  type KnownResultSource,
+  type PlanExecution,
+  type PlanExecutionOptions,
+} from './plan-execution-types';
+import { Scheduler } from './scheduler';
 import { findWaitingCycles, missingTargets } from './unresolved-calls';
-
-/** How a planned call (from an ExecutionPlan) is added. */
-export interface PlannedCall {
-  /** Validation messages that concern this call: it fails with `invalid_plan`. */
-  failure?: string;
-  /** The previous call of its sequential batch: runs after it (ordering only). */
-  after?: CallNode;
-  /** Its batch's gate (strict batch scheduling). */
-  gate?: BatchGate;
-}
-
-/** What a run knows about its plan when it starts. */
-export interface RunPlanInfo {
-  callCount?: number;
-  issues?: PlanIssue[];
-  /** Buffer events from the start (for `stream`). */
-  bufferEvents?: boolean;
-}
 
 const noTargets: readonly string[] = [];
 
-/** The scheduler: one per run (internal; the public face is {@link ExecutionRun}). */
-export class Run implements ExecutionRun {
-  readonly runId: string | undefined;
-  readonly signal: AbortSignal;
+/**
+ * One plan execution (internal; the public face is {@link PlanExecution}): what is added
+ * and how — bounds, the duplicate / reused id rule, known results, holds, dependency
+ * links and waits, the end-of-input checks — on top of the {@link Scheduler}.
+ */
+export class Execution extends Scheduler implements PlanExecution {
   readonly results: Promise<ToolResult[]>;
-  readonly #services: ExecutorServices;
-  readonly #controller = new AbortController();
-  readonly #startedAt = performance.now();
-  readonly #nodes: CallNode[] = [];
   readonly #byId = new Map<string, CallNode>();
   readonly #history: (id: string) => ToolResult | undefined;
-  readonly #events: RunEvents;
+  readonly #holdRule: HoldRule | undefined;
+  readonly #knownResult: KnownResultSource | undefined;
+  #held: HeldCalls | undefined;
   #waitingFor: Map<string, CallNode[]> | undefined;
-  #identical: IdenticalCalls | undefined;
-  #queue: CallNode[] = [];
-  #queueHead = 0;
-  #running = 0;
-  #settled = 0;
   #ended = false;
   #completed = false;
-  #aborted = false;
-  #abortReason: unknown;
-  #draining = false;
-  #propagating = false;
-  readonly #justSettled: CallNode[] = [];
-  /** Calls back from an approval wait, waiting for a concurrency slot (served first). */
-  readonly #resuming: Array<{ node: CallNode; resolve: () => void }> = [];
   #detachSignal: (() => void) | undefined;
   #resolve!: (results: ToolResult[]) => void;
   #reject!: (error: unknown) => void;
 
-  constructor(services: ExecutorServices, options: RunOptions = {}, plan: RunPlanInfo = {}) {
-    this.#services = services;
-    this.runId = options.runId;
-    this.signal = this.#controller.signal;
+  constructor(services: ExecutorServices, options: PlanExecutionOptions = {}, plan: PlanInfo = {}) {
+    super(services, {
+      runId: options.runId,
+      onEvent: options.onEvent,
+      onResult: options.onResult,
+      plan,
+    });
     this.#history = historyLookup(options.history);
-    this.#events = new RunEvents(options.runId, options.onEvent, plan);
-    if (plan.bufferEvents) this.#events.channel();
+    this.#holdRule = options.hold;
+    this.#knownResult = options.knownResult;
+    if (options.hold !== undefined) this.#held = new HeldCalls();
+    if (plan.bufferEvents) this.sink.channel();
     this.results = new Promise<ToolResult[]>((resolve, reject) => {
       this.#resolve = resolve;
       this.#reject = reject;
@@ -100,12 +75,7 @@ export class Run implements ExecutionRun {
   }
 
   get events(): AsyncIterable<ExecutorEvent> {
-    return this.#events.channel();
-  }
-
-  /** True when someone receives events; callers build no event otherwise (internal). */
-  get listening(): boolean {
-    return this.#events.listening;
+    return this.sink.channel();
   }
 
   add(call: ToolCallInput): void {
@@ -115,7 +85,7 @@ export class Run implements ExecutionRun {
         message: `Cannot add call ${JSON.stringify((call as { id?: unknown })?.id)}: the run has ended.`,
       });
     }
-    this.addCall(call, `calls[${this.#nodes.length}]`, undefined);
+    this.addCall(call, `calls[${this.nodes.length}]`, undefined);
   }
 
   end(): void {
@@ -123,36 +93,72 @@ export class Run implements ExecutionRun {
     this.#ended = true;
     this.#failMissing();
     this.#failCycles();
-    this.#pump();
+    this.pump();
   }
 
   cancel(reason?: unknown): void {
-    if (this.#aborted || this.#completed) return;
-    this.#aborted = true;
-    this.#abortReason = reason;
-    this.#controller.abort(reason);
-    this.#queue = [];
-    this.#queueHead = 0;
-    for (let index = 0; index < this.#nodes.length; index++) {
-      const node = this.#nodes[index] as CallNode;
+    if (this.aborted || this.#completed) return;
+    this.aborted = true;
+    this.abortReason = reason;
+    this.controller.abort(reason);
+    this.clearQueue();
+    for (let index = 0; index < this.nodes.length; index++) {
+      const node = this.nodes[index] as CallNode;
       if (node.state === CallState.Done) continue;
       const started = node.state === CallState.Running;
       if (started) {
         node.controller?.abort(reason);
         node.wake?.();
       }
-      this.#settle(
+      this.settle(
         node,
         errorResult(node, 'cancelled', cancelledMessage(started, reason), { skipped: !started }),
       );
     }
-    this.#pump();
+    this.pump();
+  }
+
+  release(): void {
+    const held = this.#held;
+    if (held === undefined || held.state !== 'holding') return;
+    held.state = 'released';
+    for (const { node, planned, heldAt } of held.take()) {
+      if (node.state !== CallState.Waiting) continue;
+      if (this.listening) {
+        const at = this.now();
+        this.sink.emit({
+          type: 'call-released',
+          at,
+          callId: node.id,
+          toolName: node.toolName,
+          heldMs: performance.now() - heldAt,
+        });
+      }
+      this.#link(node, planned);
+    }
+    if (this.#ended) {
+      // Released after `end()`: what they wait for can no longer arrive.
+      this.#failMissing();
+      this.#failCycles();
+    }
+    this.pump();
+  }
+
+  dropHeld(message: string): void {
+    const held = this.#held;
+    if (held === undefined || held.state !== 'holding') return;
+    held.state = 'dropped';
+    held.dropMessage = message;
+    for (const { node } of held.take()) {
+      if (node.state === CallState.Waiting) this.skip(node, 'cancelled', message);
+    }
+    this.pump();
   }
 
   /** Adds a call from `add` or from a plan (internal). */
   addCall(input: unknown, location: string, planned: PlannedCall | undefined): CallNode {
     // Measured first, by an iterative walk: nothing below may meet a deep or cyclic value.
-    const outOfBounds = callOutOfBounds(input, this.#services.limits);
+    const outOfBounds = callOutOfBounds(input, this.services.limits);
     const inspection = inspectToolCall(
       outOfBounds === undefined ? input : standInFor(input),
       location,
@@ -163,7 +169,7 @@ export class Run implements ExecutionRun {
       targets = [...new Set([...call.depends_on, ...inspection.refTargets])];
     }
     const node = new CallNode(
-      this.#nodes.length,
+      this.nodes.length,
       inspection.id ?? '',
       inspection.name ?? '',
       call,
@@ -172,7 +178,7 @@ export class Run implements ExecutionRun {
       targets,
       inspection.refTargets.length > 0,
     );
-    this.#nodes.push(node);
+    this.nodes.push(node);
     const gate = planned?.gate;
     if (gate !== undefined) {
       gate.unfinished++;
@@ -195,37 +201,19 @@ export class Run implements ExecutionRun {
     if (registered) this.#byId.set(node.id, node);
 
     if (outOfBounds !== undefined && failure === undefined) {
-      this.#skip(
+      this.skip(
         node,
         'invalid_arguments',
         `Invalid arguments for "${node.toolName}": ${outOfBounds}`,
       );
-    } else if (failure !== undefined) this.#skip(node, 'invalid_plan', failure);
-    else if (this.#aborted)
-      this.#skip(node, 'cancelled', cancelledMessage(false, this.#abortReason));
-    else this.#link(node, planned);
+    } else if (failure !== undefined) this.skip(node, 'invalid_plan', failure);
+    else if (!this.#answerKnown(node)) {
+      if (this.aborted) this.skip(node, 'cancelled', cancelledMessage(false, this.abortReason));
+      else if (!this.#holdIfHeld(node, planned)) this.#link(node, planned);
+    }
     if (registered) this.#releaseWaiters(node);
-    this.#pump();
+    this.pump();
     return node;
-  }
-
-  /** Makes the gate of the next batch, for strict batch-after-batch scheduling (internal). */
-  gate(previous: BatchGate | undefined): BatchGate {
-    const gate = new BatchGate(previous);
-    if (previous !== undefined) previous.next = gate;
-    return gate;
-  }
-
-  /** Marks a gate's batch as fully added (internal). */
-  seal(gate: BatchGate): void {
-    gate.sealed = true;
-    this.#tryOpen(gate);
-    this.#pump();
-  }
-
-  /** Every service of the executor (internal, for the call runner). */
-  get services(): ExecutorServices {
-    return this.#services;
   }
 
   /** The output a `$ref` to `id` resolves to, or `undefined` (internal). */
@@ -239,76 +227,48 @@ export class Run implements ExecutionRun {
     return past?.success ? (past.output ?? null) : undefined;
   };
 
-  /** Records the result of a dispatched call (internal; ignored once the call is done). */
-  complete(node: CallNode, result: ToolResult): void {
-    if (node.state !== CallState.Running) return;
-    this.#settle(node, result);
-    this.#pump();
-  }
-
-  /**
-   * Joins an identical call seen earlier in this run (same tool, same canonical
-   * arguments): returns true when `node` will get a copy of that call's result.
-   */
-  joinIdentical(tool: object, canonicalArguments: string, node: CallNode): boolean {
-    this.#identical ??= new IdenticalCalls();
-    const leader = this.#identical.leaderFor(tool, canonicalArguments, node);
-    if (leader === undefined) return false;
-    if (leader.state === CallState.Done) {
-      this.complete(node, copiedResult(node, leader.result as ToolResult));
-    } else {
-      leader.copies = appended(leader.copies, node);
+  /** Answers `node` with its known result (`knownResult`), if it has one: true when answered. */
+  #answerKnown(node: CallNode): boolean {
+    const source = this.#knownResult;
+    if (source === undefined || node.call === undefined) return false;
+    let known: ToolResult | undefined;
+    try {
+      known = source(node.call);
+    } catch (error) {
+      this.hookFailure(error);
     }
+    if (known === undefined) return false;
+    this.settle(node, known, { silent: true });
     return true;
   }
 
-  /** Milliseconds since the run started. */
-  now(): number {
-    return performance.now() - this.#startedAt;
-  }
-
-  /** Emits an event (internal; callers check `listening` first so nothing is built in vain). */
-  emit(event: ExecutorEvent): void {
-    this.#events.emit(event);
-  }
-
-  /**
-   * A running call waits for a person: its concurrency slot goes to other calls meanwhile
-   * (internal). Pair with {@link resume}.
-   */
-  suspend(node: CallNode): void {
-    if (node.state !== CallState.Running || node.suspended) return;
-    node.suspended = true;
-    this.#running--;
-    this.#pump();
-  }
-
-  /** The wait is over: resolves once the call holds a concurrency slot again (internal). */
-  resume(node: CallNode): Promise<void> | undefined {
-    if (!node.suspended) return undefined;
-    if (node.state === CallState.Done || this.#running < this.#services.concurrency) {
-      this.#take(node);
-      return undefined;
+  /** Holds `node` when the `hold` rule (or a held dependency) says so: true when held. */
+  #holdIfHeld(node: CallNode, planned: PlannedCall | undefined): boolean {
+    const held = this.#held;
+    if (held === undefined || held.state === 'released' || node.call === undefined) return false;
+    let own: string | undefined;
+    try {
+      own = (this.#holdRule as HoldRule)(node.call, this.services.registry.get(node.toolName));
+    } catch (error) {
+      this.hookFailure(error);
     }
-    return new Promise((resolve) => this.#resuming.push({ node, resolve }));
-  }
-
-  #take(node: CallNode): void {
-    if (!node.suspended) return;
-    node.suspended = false;
-    if (node.state !== CallState.Done) this.#running++;
-  }
-
-  /** `reportProgress` of a running call (internal). */
-  progress(node: CallNode, progress: ToolProgress): void {
-    if (!this.listening || node.state !== CallState.Running) return;
-    this.#events.emit({
-      type: 'call-progress',
-      at: this.now(),
-      callId: node.id,
-      toolName: node.toolName,
-      progress,
-    });
+    const reason = held.reasonFor(node, own);
+    if (reason === undefined) return false;
+    if (held.state === 'dropped') {
+      this.skip(node, 'cancelled', held.dropMessage);
+      return true;
+    }
+    held.hold(node, planned);
+    if (this.listening) {
+      this.sink.emit({
+        type: 'call-held',
+        at: this.now(),
+        callId: node.id,
+        toolName: node.toolName,
+        reason,
+      });
+    }
+    return true;
   }
 
   #link(node: CallNode, planned: PlannedCall | undefined): void {
@@ -346,8 +306,8 @@ export class Run implements ExecutionRun {
       previousGate.held.push(node);
       node.pending++;
     }
-    if (failed !== undefined) this.#skip(node, 'dependency_failed', failed);
-    else if (node.pending === 0) this.#enqueue(node);
+    if (failed !== undefined) this.skip(node, 'dependency_failed', failed);
+    else if (node.pending === 0) this.enqueue(node);
   }
 
   /** A call arrived that others were waiting for: wire them to it. */
@@ -358,152 +318,9 @@ export class Run implements ExecutionRun {
     for (const waiter of waiters) {
       if (waiter.state === CallState.Done) continue;
       if (node.state !== CallState.Done) node.dependents = appended(node.dependents, waiter);
-      else if ((node.result as ToolResult).success) this.#prerequisiteDone(waiter);
-      else this.#skipDependent(waiter, node.id, node.result as ToolResult);
+      else if ((node.result as ToolResult).success) this.prerequisiteDone(waiter);
+      else this.skipDependent(waiter, node.id, node.result as ToolResult);
     }
-  }
-
-  #prerequisiteDone(node: CallNode): void {
-    if (--node.pending === 0 && node.state === CallState.Waiting) this.#enqueue(node);
-  }
-
-  #enqueue(node: CallNode): void {
-    node.state = CallState.Queued;
-    this.#queue.push(node);
-  }
-
-  /** Dispatches queued calls up to the concurrency cap, then completes the run if it can. */
-  #pump(): void {
-    if (this.#draining || this.#propagating) return;
-    this.#draining = true;
-    const cap = this.#services.concurrency;
-    while (this.#resuming.length > 0 && this.#running < cap) {
-      const waiter = this.#resuming.shift() as { node: CallNode; resolve: () => void };
-      this.#take(waiter.node);
-      waiter.resolve();
-    }
-    while (this.#queueHead < this.#queue.length && this.#running < cap) {
-      const node = this.#queue[this.#queueHead++] as CallNode;
-      if (node.state === CallState.Queued) this.#dispatch(node);
-    }
-    if (this.#queueHead === this.#queue.length) {
-      this.#queue.length = 0;
-      this.#queueHead = 0;
-    }
-    this.#draining = false;
-    this.#completeIfDone();
-  }
-
-  #dispatch(node: CallNode): void {
-    node.state = CallState.Running;
-    this.#running++;
-    node.startedAt = performance.now();
-    if (this.listening) {
-      this.#events.emit({
-        type: 'call-started',
-        at: node.startedAt - this.#startedAt,
-        callId: node.id,
-        toolName: node.toolName,
-      });
-    }
-    void runCall(this, node);
-  }
-
-  #skip(
-    node: CallNode,
-    code: 'invalid_plan' | 'invalid_arguments' | 'dependency_failed' | 'cancelled',
-    message: string,
-  ): void {
-    this.#settle(node, errorResult(node, code, message, { skipped: true }));
-  }
-
-  /** Skips a call whose dependency did not succeed (or, once the run is cancelled, as cancelled). */
-  #skipDependent(node: CallNode, dependencyId: string, dependency: ToolResult): void {
-    if (this.#aborted) this.#skip(node, 'cancelled', cancelledMessage(false, this.#abortReason));
-    else
-      this.#skip(
-        node,
-        'dependency_failed',
-        dependencyFailedMessage(node, dependencyId, dependency),
-      );
-  }
-
-  /** Records a result, emits its event, and releases everything that waited on the call. */
-  #settle(node: CallNode, result: ToolResult): void {
-    const dispatched = node.state === CallState.Running;
-    if (dispatched && !node.suspended) this.#running--;
-    node.state = CallState.Done;
-    node.result = result;
-    this.#settled++;
-    if (node.timer !== undefined) {
-      clearTimeout(node.timer);
-      node.timer = undefined;
-    }
-    node.controller = undefined;
-    node.wake = undefined;
-    if (this.listening) {
-      const at = this.now();
-      this.#events.emit(
-        dispatched
-          ? callFinishedEvent(node, result, at, performance.now() - node.startedAt)
-          : callSkippedEvent(node, result, at),
-      );
-    }
-    this.#justSettled.push(node);
-    if (!this.#propagating) this.#propagate();
-  }
-
-  #propagate(): void {
-    this.#propagating = true;
-    const settled = this.#justSettled;
-    while (settled.length > 0) {
-      const node = settled.pop() as CallNode;
-      const result = node.result as ToolResult;
-      const dependents = node.dependents;
-      if (dependents !== undefined) {
-        for (const dependent of dependents) {
-          if (dependent.state === CallState.Done) continue;
-          if (result.success) this.#prerequisiteDone(dependent);
-          else this.#skipDependent(dependent, node.id, result);
-        }
-      }
-      const followers = node.followers;
-      if (followers !== undefined) {
-        for (const follower of followers)
-          if (follower.state !== CallState.Done) this.#prerequisiteDone(follower);
-      }
-      const copies = node.copies;
-      if (copies !== undefined) {
-        for (const copy of copies) {
-          if (copy.state === CallState.Done) continue;
-          // A cancelled run cancels each copy in its own right; otherwise it shares the outcome.
-          this.#settle(
-            copy,
-            this.#aborted
-              ? errorResult(copy, 'cancelled', cancelledMessage(true, this.#abortReason))
-              : copiedResult(copy, result),
-          );
-        }
-      }
-      if (node.gate !== undefined) {
-        node.gate.unfinished--;
-        this.#tryOpen(node.gate);
-      }
-      node.dependents = undefined;
-      node.followers = undefined;
-      node.copies = undefined;
-    }
-    this.#propagating = false;
-  }
-
-  /** Opens a sealed gate whose batch is done and whose previous gate is open, then the next ones. */
-  #tryOpen(gate: BatchGate): void {
-    if (gate.open || !gate.sealed || gate.unfinished > 0) return;
-    if (gate.previous !== undefined && !gate.previous.open) return;
-    gate.open = true;
-    for (const node of gate.held) if (node.state !== CallState.Done) this.#prerequisiteDone(node);
-    gate.held.length = 0;
-    if (gate.next !== undefined) this.#tryOpen(gate.next);
   }
 
   /** At `end()`: calls still waiting for ids that never arrived. */
@@ -513,37 +330,48 @@ export class Run implements ExecutionRun {
     const missing = missingTargets(waitingFor);
     waitingFor.clear();
     for (const [waiter, message] of missing) {
-      if (waiter.state !== CallState.Done) this.#skip(waiter, 'invalid_plan', message);
+      if (waiter.state !== CallState.Done) this.skip(waiter, 'invalid_plan', message);
     }
   }
 
   /** At `end()`: calls waiting on each other in a loop. */
   #failCycles(): void {
-    const waiting = this.#nodes.filter((node) => node.state === CallState.Waiting);
+    const waiting = this.nodes.filter((node) => node.state === CallState.Waiting);
     if (waiting.length < 2) return;
     const cycles = findWaitingCycles(waiting, this.#byId);
     if (cycles.length === 0) return;
     // Every member fails for the cycle itself (not for a neighbour's failure): settle them
     // all before anything propagates.
-    const outer = this.#propagating;
-    this.#propagating = true;
+    const outer = this.propagating;
+    this.propagating = true;
     for (const { members, loop } of cycles) {
       const message = cycleMessage(loop);
-      for (const member of members) this.#skip(member, 'invalid_plan', message);
+      for (const member of members) this.skip(member, 'invalid_plan', message);
     }
-    this.#propagating = outer;
-    if (!outer) this.#propagate();
+    this.propagating = outer;
+    if (!outer) this.propagate();
   }
 
-  #completeIfDone(): void {
-    if (!this.#ended || this.#completed || this.#settled < this.#nodes.length) return;
+  protected completeIfDone(): void {
+    if (!this.#ended || this.#completed || this.settled < this.nodes.length) return;
     this.#completed = true;
     this.#detachSignal?.();
-    this.#identical = undefined;
-    const results = this.#nodes.map((node) => node.result as ToolResult);
-    if (this.listening) this.#events.emit(planFinishedEvent(results, this.now()));
-    this.#events.close();
-    const failure = this.#events.handlerFailure();
+    this.forgetIdentical();
+    const results = this.nodes.map((node) => node.result as ToolResult);
+    if (this.listening) this.sink.emit(planFinishedEvent(results, this.now()));
+    this.sink.close();
+    if (this.hookFailed) {
+      const error = this.hookError;
+      this.#reject(
+        new ExecutorError({
+          code: 'hook_failed',
+          message: `A plan execution hook (hold, knownResult or onResult) threw: ${error instanceof Error ? error.message : String(error)}`,
+          cause: error,
+        }),
+      );
+      return;
+    }
+    const failure = this.sink.handlerFailure();
     if (failure !== undefined) {
       const { error } = failure;
       this.#reject(

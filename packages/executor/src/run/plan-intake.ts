@@ -5,7 +5,7 @@ import {
   validateExecutionPlan,
 } from '@mtpx/protocol';
 import type { BatchGate, CallNode } from './call-node';
-import type { Run } from './plan-execution';
+import type { Execution } from './plan-execution';
 import type { RunHistory } from './plan-execution-types';
 
 /** How a plan's batches are run. */
@@ -107,7 +107,7 @@ function assignIssues(
  * dependencies (and, in a sequential batch, the previous call) are done. `batches`: a
  * batch starts only once every call of every earlier batch is done, as MTP specifies.
  */
-export function addPlan(run: Run, layout: PlanLayout, scheduling: Scheduling): void {
+export function addPlan(run: Execution, layout: PlanLayout, scheduling: Scheduling): void {
   let gate: BatchGate | undefined;
   for (const batch of layout.batches) {
     if (scheduling === 'batches') gate = run.gate(gate);

@@ -1,5 +1,5 @@
-import { defineTool } from '../tools/define-tool';
 import { ToolExecutionError } from '../errors';
+import { defineTool } from '../tools/define-tool';
 import { defineToolkit, type Toolkit } from '../tools/toolkit';
 
 const number = (description: string) => ({ type: 'number', description });

@@ -1,5 +1,5 @@
-import { defineTool } from '../tools/define-tool';
 import { ExecutorError } from '../errors';
+import { defineTool } from '../tools/define-tool';
 import { defineToolkit, type Toolkit } from '../tools/toolkit';
 import { FileOperations } from './file-operations';
 

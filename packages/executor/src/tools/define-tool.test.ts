@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineTool, toolSpecOf } from './define-tool';
 import { ExecutorError } from '../errors';
+import { defineTool, toolSpecOf } from './define-tool';
 
 describe('defineTool', () => {
   it('makes a ToolSpec with defaults plus the function and runtime options', () => {

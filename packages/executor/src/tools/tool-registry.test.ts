@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { defineTool } from './define-tool';
 import { ExecutorError } from '../errors';
+import { defineTool } from './define-tool';
 import { ToolRegistry } from './tool-registry';
 import { defineToolkit } from './toolkit';
 

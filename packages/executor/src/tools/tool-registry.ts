@@ -1,7 +1,7 @@
 import type { ToolSpec } from '@mtpx/protocol';
-import { toolSpecOf } from './define-tool';
-import { ExecutorError, errorMessage } from '../errors';
 import { isPromiseLike } from '../call/promise-like';
+import { ExecutorError, errorMessage } from '../errors';
+import { toolSpecOf } from './define-tool';
 import { type AnyTool, isToolkit, type Toolkit, toolkitPrefix } from './toolkit';
 
 interface ToolkitEntry {

@@ -1,5 +1,5 @@
-import type { Tool } from './define-tool';
 import { ExecutorError } from '../errors';
+import type { Tool } from './define-tool';
 
 /** Any tool, whatever its arguments type (what registries and executors hold). */
 export type AnyTool = Tool<never>;
