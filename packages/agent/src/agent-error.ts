@@ -36,7 +36,7 @@ export type AgentErrorCode =
  * (a `ProviderError` from `@mtpx/providers`), unwrapped.
  *
  * @example
- * ```ts
+ * ```ts source="./agent-error.examples.ts#AgentError"
  * try {
  *   await agent.run('Hi', { sessionId: 'chat-1', userId: 'mallory' });
  * } catch (error) {

@@ -80,10 +80,10 @@ function streamAlreadyIterated(): AgentError {
  * the results back until the model answers.
  *
  * @example
- * ```ts
+ * ```ts source="./agent.examples.ts#createAgent"
  * const agent = createAgent({ provider, tools: [calculatorToolkit()] });
  * const output = await agent.run('What is 15 + (4 × (18 − 6)) / 3?');
- * output.final_text; // "31"
+ * output.finalText; // "31"
  * ```
  */
 export function createAgent(options: AgentOptions): Agent {

@@ -56,10 +56,13 @@ const mapValues = (record: Schema, map: (value: unknown) => unknown): Schema =>
  * validates the RESOLVED arguments against the tool's original schema.
  *
  * @example
- * ```ts
- * schemaWithReferences({ type: 'object', properties: { a: { type: 'number' } } });
+ * ```ts source="./reference-schema.examples.ts#schemaWithReferences"
+ * const one = schemaWithReferences({ type: 'object', properties: { a: { type: 'number' } } });
  * // { type: 'object', properties: { a: { anyOf: [{ type: 'number' }, REFERENCE_SCHEMA] } } }
- * schemaWithReferences({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'string' } } });
+ * const two = schemaWithReferences({
+ *   type: 'object',
+ *   properties: { a: { type: 'number' }, b: { type: 'string' } },
+ * });
  * // { type: 'object', properties: { a: { anyOf: [{ type: 'number' }, { $ref: '#/$defs/ref' }] }, … },
  * //   $defs: { ref: REFERENCE_SCHEMA } }
  * ```

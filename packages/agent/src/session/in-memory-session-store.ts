@@ -14,7 +14,7 @@ import {
  * over a version other than the one read fails with `session_conflict`.
  *
  * @example
- * ```ts
+ * ```ts source="./session.examples.ts#InMemorySessionStore"
  * const agent = createAgent({ provider, tools, sessionStore: new InMemorySessionStore() });
  * await agent.run('My name is Ada.', { sessionId: 'chat-1', userId: 'ada' });
  * ```

@@ -156,7 +156,7 @@ function storeFailed(action: string, sessionId: string, cause: unknown): AgentEr
  * locks left by processes that died are removed on the next open.
  *
  * @example
- * ```ts
+ * ```ts source="./session.examples.ts#JsonFileSessionStore"
  * const sessionStore = new JsonFileSessionStore({ directory: '.sessions' });
  * const agent = createAgent({ provider, tools, sessionStore });
  * await agent.run('Remember: the meeting is at 3.', { sessionId: 'chat-1', userId: 'ada' });

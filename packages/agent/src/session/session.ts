@@ -140,8 +140,8 @@ export function checkSessionOwner(session: Session, access: SessionAccess | unde
  * A stored copy without a version (written before versions existed) counts as version 1.
  *
  * @example
- * ```ts
- * async save(session) {
+ * ```ts source="./session.examples.ts#checkSessionVersion"
+ * async save(session: Session) {
  *   await withLock(session.session_id, async () => {
  *     checkSessionVersion(await this.read(session.session_id), session);
  *     await this.write({ ...session, version: (session.version ?? 0) + 1 });
