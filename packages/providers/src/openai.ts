@@ -12,3 +12,9 @@ export {
   type OpenAIProviderOptions,
   type OpenAIReasoningEffort,
 } from './openai/openai-provider';
+export {
+  createOpenAIResponsesProvider,
+  type OpenAIReasoningSummary,
+  type OpenAIResponsesProvider,
+  type OpenAIResponsesProviderOptions,
+} from './openai-responses/responses-provider';

@@ -31,12 +31,16 @@ it('. exports exactly its public surface (a change here is a reviewed API change
 it('./openai exports exactly its public surface (a change here is a reviewed API change)', () => {
   expect(exportedNames(new URL('./openai.ts', import.meta.url))).toEqual([
     'createOpenAIProvider',
+    'createOpenAIResponsesProvider',
     'type OpenAICompatiblePreset',
     'type OpenAICompatiblePresetName',
     'openAICompatiblePresets',
     'type OpenAIProvider',
     'type OpenAIProviderOptions',
     'type OpenAIReasoningEffort',
+    'type OpenAIReasoningSummary',
+    'type OpenAIResponsesProvider',
+    'type OpenAIResponsesProviderOptions',
     'type ResolvedPreset',
     'resolveOpenAICompatiblePreset',
     'type ResolvePresetOptions',

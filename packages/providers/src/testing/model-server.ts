@@ -189,7 +189,11 @@ async function writeJson(
  * @example
  * ```ts source="./testing.examples.ts#startModelServer"
  * const server = await startModelServer({ responses: [{ type: 'json', body: completion }] });
- * const provider = createOpenAIProvider({ model: 'gpt-4.1-mini', apiKey: 'test', baseURL: `${server.url}/v1` });
+ * const provider = createOpenAIProvider({
+ *   model: 'gpt-4.1-mini',
+ *   apiKey: 'test',
+ *   baseURL: `${server.url}/v1`,
+ * });
  * await provider.generate({ messages, tools });
  * server.requests[0]?.body; // what the openai SDK sent
  * await server.close();

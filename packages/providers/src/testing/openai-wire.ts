@@ -49,7 +49,9 @@ function usageBody(usage: Usage | undefined) {
  *
  * @example
  * ```ts source="./testing.examples.ts#openAIChatCompletion"
- * openAIChatCompletion({ toolCalls: [{ id: 'call_1', name: 'calculator_add', arguments: { a: 1, b: 2 } }] });
+ * openAIChatCompletion({
+ *   toolCalls: [{ id: 'call_1', name: 'calculator_add', arguments: { a: 1, b: 2 } }],
+ * });
  * ```
  */
 export function openAIChatCompletion(turn: ScriptedTurn, options: OpenAIWireOptions = {}) {

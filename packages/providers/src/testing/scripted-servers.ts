@@ -142,7 +142,10 @@ function startScriptedServer(
  * @example
  * ```ts source="./testing.examples.ts#startScriptedOpenAIServer"
  * const server = await startScriptedOpenAIServer(
- *   [{ toolCalls: [{ id: 'call_1', name: 'calculator.add', arguments: { a: 1, b: 2 } }] }, { text: '3' }],
+ *   [
+ *     { toolCalls: [{ id: 'call_1', name: 'calculator.add', arguments: { a: 1, b: 2 } }] },
+ *     { text: '3' },
+ *   ],
  *   { firstByteDelayMs: 300, chunkDelayMs: 20 },
  * );
  * ```
