@@ -6,7 +6,7 @@ export {
   type RemoteTools,
   type RemoteToolsOptions,
 } from './remote-tools';
-export { RetryableCallError, retryDelayOf } from './retry-delay';
+export { RetryableCallError } from './retry-delay';
 export { startToolWorker, type ToolWorker, type ToolWorkerOptions } from './tool-worker';
 export { VERSION } from './version';
-export { type CallJobData, type CallJobResult, jobIdOf } from './wire';
+export type { CallJobData, CallJobResult } from './wire';

@@ -49,8 +49,11 @@ export interface RemoteTools {
  * Retries are BullMQ's (the tool's `retries`), never stacked with the executor's.
  *
  * @example
- * ```ts
- * const remote = createRemoteTools({ connection: { host: '127.0.0.1', port: 6379 }, tools: [search] });
+ * ```ts source="./remote-tools.examples.ts#createRemoteTools"
+ * const remote = createRemoteTools({
+ *   connection: { host: '127.0.0.1', port: 6379 },
+ *   tools: [search],
+ * });
  * const executor = createExecutor({ tools: remote.tools });
  * await executor.executeToolCalls(calls, { runId: 'run_1' });
  * await remote.close();

@@ -6,7 +6,8 @@ const marker = Symbol.for(markerName);
 
 /**
  * Thrown to BullMQ (code `retry_scheduled`) for a retryable failure with attempts left, so
- * BullMQ retries the job (on whichever worker is free) after {@link retryDelayOf}'s wait.
+ * BullMQ retries the job (on whichever worker is free) after the retry delay (the tool's
+ * own, else the executor's backoff).
  * It never reaches the orchestrator: the last attempt's failure does, as the call's error.
  */
 export class RetryableCallError extends MtpxError<'retry_scheduled'> {
@@ -29,6 +30,7 @@ export class RetryableCallError extends MtpxError<'retry_scheduled'> {
  * BullMQ's backoff strategy for remote calls: the tool's `retryAfterMs` when it gave one,
  * else the executor's rule (`initialDelayMs × factor^(retry − 1)`, at most `maxDelayMs`;
  * 200 ms, × 2, 10 s by default).
+ * @internal
  */
 export function retryDelayOf(
   backoff: RetryBackoff = {},

@@ -59,8 +59,12 @@ export interface ToolWorker {
  * `signal` aborts. Resolves once it is connected and listening for cancellations.
  *
  * @example
- * ```ts
- * const worker = await startToolWorker({ connection: { host: '127.0.0.1', port: 6379 }, tools: [search], concurrency: 8 });
+ * ```ts source="./remote-tools.examples.ts#startToolWorker"
+ * const worker = await startToolWorker({
+ *   connection: { host: '127.0.0.1', port: 6379 },
+ *   tools: [search],
+ *   concurrency: 8,
+ * });
  * process.on('SIGTERM', () => void worker.close());
  * ```
  */

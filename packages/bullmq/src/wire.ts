@@ -60,6 +60,7 @@ export function parseJobResult(value: unknown): CallJobResult {
  * JSON of `[runId, callId]`. The same call of the same run always gets the same id, so
  * BullMQ refuses to enqueue it twice (a second `add` is a `duplicated` event). Without a
  * run id there is no identity to keep: each dispatch gets a fresh random id.
+ * @internal
  */
 export function jobIdOf(runId: string | undefined, callId: string): string {
   if (runId === undefined) return `call-${randomUUID()}`;

@@ -1,4 +1,4 @@
-import { jobIdOf } from '@mtpx/bullmq';
+import { jobIdOf } from '@mtpx/bullmq/internal';
 import type { ExecutorEvent } from '@mtpx/executor';
 import { Redis } from 'ioredis';
 import { redisConnection } from './redis-keys';

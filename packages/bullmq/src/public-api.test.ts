@@ -1,0 +1,29 @@
+import { expect, it } from 'vitest';
+import { exportedNames } from '../../../scripts/api/exported-names.mjs';
+
+it('exports exactly its public surface (a change here is a reviewed API change)', () => {
+  expect(exportedNames(new URL('./index.ts', import.meta.url))).toEqual([
+    'type CallJobData',
+    'type CallJobResult',
+    'createRemoteTools',
+    'type QueueLocation',
+    'type RedisConnection',
+    'RemoteToolError',
+    'type RemoteToolErrorCode',
+    'type RemoteTools',
+    'type RemoteToolsOptions',
+    'type RemoteToolSpec',
+    'RetryableCallError',
+    'startToolWorker',
+    'type ToolWorker',
+    'type ToolWorkerOptions',
+    'VERSION',
+  ]);
+});
+
+it('./internal exports exactly what sibling packages need (a change here is a reviewed change)', () => {
+  expect(exportedNames(new URL('./internal.ts', import.meta.url))).toEqual([
+    'jobIdOf',
+    'retryDelayOf',
+  ]);
+});
