@@ -54,10 +54,10 @@ function tokenMatches(expected: string, header: string | undefined): boolean {
  * message (durably, before answering), then forwards it upstream or acknowledges it.
  *
  * @example
- * ```ts
+ * ```ts source="./server.examples.ts#startProxy"
  * const proxy = await startProxy({ port: 0, dataDir: '/tmp/mpl' });
  * const client = new MplClient(proxy.url);
- * // …
+ * console.log(await client.health());
  * await proxy.close();
  * ```
  */

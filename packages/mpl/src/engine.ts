@@ -74,10 +74,10 @@ export interface Inspection {
  * `POST /call` through it; agents can run it in process.
  *
  * @example
- * ```ts
+ * ```ts source="./engine.examples.ts#MplEngine"
  * const engine = await MplEngine.create();
  * const verdict = engine.inspect('org.agent.TaskPlan.v1', plan, { profile: 'qom-strict-argcheck' });
- * verdict.accepted; verdict.semHash; verdict.qom.metrics;
+ * console.log(verdict.accepted, verdict.semHash, verdict.qom.metrics);
  * ```
  */
 export class MplEngine {

@@ -80,9 +80,12 @@ const marker = Symbol.for(markerName);
  * each problem by JSON Pointer. `toJSON()` gives the reference wire shape.
  *
  * @example
- * ```ts
+ * ```ts source="./engine.examples.ts#SchemaFidelityError"
  * try {
- *   await client.call('agent.plan', { payload, headers: { 'X-MPL-SType': 'org.agent.TaskPlan.v1' } });
+ *   await client.call('agent.plan', {
+ *     payload,
+ *     headers: { 'X-MPL-SType': 'org.agent.TaskPlan.v1' },
+ *   });
  * } catch (error) {
  *   if (SchemaFidelityError.isInstance(error)) console.log(error.details);
  * }

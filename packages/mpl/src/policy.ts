@@ -61,8 +61,11 @@ interface CompiledRule {
  * 429 over the rate).
  *
  * @example
- * ```ts
- * const policy = MplPolicy.from({ deny: ['org.finance.*'], rules: [{ stypes: ['org.agent.*'], required_profile: 'qom-strict-argcheck' }] });
+ * ```ts source="./engine.examples.ts#MplPolicy"
+ * const policy = MplPolicy.from({
+ *   deny: ['org.finance.*'],
+ *   rules: [{ stypes: ['org.agent.*'], required_profile: 'qom-strict-argcheck' }],
+ * });
  * policy.check('org.finance.Trade.v1', 120).allowed; // false
  * ```
  */

@@ -1,13 +1,8 @@
 export { migratePostgres } from './migrate-postgres';
 export { SCHEMA_VERSION } from './migrations';
 export type { PostgresConnectionOptions } from './postgres-connection';
-export type {
-  PostgresPool,
-  PostgresPoolClient,
-  PostgresQueryable,
-  PostgresQueryResult,
-} from './postgres-pool';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './postgres-error';
+export type { PostgresPool } from './postgres-pool';
 export {
   PostgresProvenanceStore,
   type PostgresProvenanceStoreOptions,

@@ -9,7 +9,7 @@ import { type PostgresConnectionOptions, PostgresDatabase } from './postgres-con
  * tables up front, or to run with a role that may not create tables afterwards.
  *
  * @example
- * ```ts
+ * ```ts source="./postgres.examples.ts#migratePostgres"
  * await migratePostgres({ connectionString: 'postgres://app@db/app', schema: 'mtpx' });
  * ```
  */

@@ -16,7 +16,7 @@ export type PostgresStoreErrorCode =
  * (`session_store_failed`, `run_journal_failed`) or an MPL `InternalError`.
  *
  * @example
- * ```ts
+ * ```ts source="./postgres.examples.ts#PostgresStoreError"
  * try {
  *   await migratePostgres({ connectionString });
  * } catch (error) {

@@ -50,10 +50,10 @@ const maxAttempts = 5;
  * `append` resolves only after its COMMIT returned: an acknowledged entry is durable.
  *
  * @example
- * ```ts
+ * ```ts source="./postgres.examples.ts#PostgresProvenanceStore"
  * const store = new PostgresProvenanceStore({ connectionString: 'postgres://mpl@db/mpl' });
- * const proxy = await startProxy({ store });
- * // or: mpl serve --provenance 'postgres://mpl@db/mpl?schema=mpl'
+ * const entry = await store.append(record); // durable once it resolves
+ * // a proxy on it: mpl serve --provenance 'postgres://mpl@db/mpl?schema=mpl'
  * ```
  */
 export class PostgresProvenanceStore implements ProvenanceStore {

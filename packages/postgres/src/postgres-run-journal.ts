@@ -28,8 +28,9 @@ interface CallRow {
  * on its version, so two processes resuming the same run cannot both go on.
  *
  * @example
- * ```ts
+ * ```ts source="./postgres.examples.ts#PostgresRunJournal"
  * const journal = new PostgresRunJournal({ connectionString: 'postgres://app@db/app' });
+ * const sessionStore = new PostgresSessionStore({ connectionString: 'postgres://app@db/app' });
  * const agent = createAgent({ provider, tools, journal, sessionStore });
  * // …the process running run "run_42" died; in another one:
  * const output = await agent.resume('run_42');

@@ -25,7 +25,7 @@ interface SessionRow {
  * created on first use (or by `migratePostgres`).
  *
  * @example
- * ```ts
+ * ```ts source="./postgres.examples.ts#PostgresSessionStore"
  * const sessionStore = new PostgresSessionStore({ connectionString: 'postgres://app@db/app' });
  * const agent = createAgent({ provider, tools, sessionStore });
  * await agent.run('Remember: the meeting is at 3.', { sessionId: 'chat-1', userId: 'ada' });

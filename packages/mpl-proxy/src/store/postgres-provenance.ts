@@ -19,7 +19,7 @@ export function describePostgresUrl(location: string): string {
  * here: a proxy on SQLite never needs them.
  *
  * @example
- * ```ts
+ * ```ts source="./store.examples.ts#openPostgresProvenanceStore"
  * const store = await openPostgresProvenanceStore('postgres://mpl@db/mpl?schema=mpl');
  * const proxy = await startProxy({ store });
  * ```

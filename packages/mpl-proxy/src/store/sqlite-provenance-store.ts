@@ -83,7 +83,7 @@ function isLockError(error: unknown): boolean {
  * blocking; a failed one rejects its batch, and what follows is linked on what is stored.
  *
  * @example
- * ```ts
+ * ```ts source="./store.examples.ts#SqliteProvenanceStore"
  * const store = SqliteProvenanceStore.open({ dataDir: '/var/lib/mpl' });
  * const entry = await store.append(record);
  * verifyChain(await store.chain(entry.plan_id, { payloads: true }));

@@ -37,13 +37,13 @@ export interface MplClientOptions {
  * `ConnectionError` when the proxy cannot be reached.
  *
  * @example
- * ```ts
+ * ```ts source="./client.examples.ts#MplClient"
  * const client = new MplClient('http://127.0.0.1:9443');
  * const result = await client.call('agent.plan', {
  *   payload: plan,
  *   headers: { 'X-MPL-SType': 'org.agent.TaskPlan.v1' },
  * });
- * result.valid; result.semHash;
+ * console.log(result.valid, result.semHash);
  * ```
  */
 export class MplClient {

@@ -63,7 +63,7 @@ export interface MplSessionRunSummary {
  * the proxy streams. Handlers run one at a time, in arrival order.
  *
  * @example
- * ```ts
+ * ```ts source="./client.examples.ts#MplSession"
  * const session = await client.createSession();
  * session.onMessage('org.agent.TaskPlan.v1', async (message) => {
  *   console.log(`Received plan: ${message.payload.goal}`);

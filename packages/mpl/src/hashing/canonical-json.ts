@@ -261,7 +261,7 @@ function escapePointer(key: string): string {
  * for payloads nested deeper than {@link MAX_CANONICAL_DEPTH}.
  *
  * @example
- * ```ts
+ * ```ts source="./hashing.examples.ts#canonicalize"
  * canonicalize({ z: 1, a: 2, m: null }); // '{"a":2,"z":1}'
  * ```
  */

@@ -19,7 +19,7 @@ const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: 
  * Hashes text that is already in canonical form: `sha256:<hex>` or `b3:<hex>`.
  *
  * @example
- * ```ts
+ * ```ts source="./hashing.examples.ts#hashCanonical"
  * hashCanonical('{"a":1}', 'b3'); // 'b3:…'
  * ```
  *
@@ -37,7 +37,7 @@ export function hashCanonical(canonical: string, algorithm: HashAlgorithm = 'sha
  * `b3` for BLAKE3, as the reference proxy writes.
  *
  * @example
- * ```ts
+ * ```ts source="./hashing.examples.ts#semanticHash"
  * semanticHash({ b: 2, a: 1 }) === semanticHash({ a: 1, b: 2 }); // true
  * semanticHash({ a: 1 }, { algorithm: 'b3' }); // 'b3:…'
  * ```
@@ -59,7 +59,7 @@ export function hashAlgorithmOf(hash: string): HashAlgorithm | undefined {
  * the algorithm. An unknown prefix, or a value JSON cannot carry, gives `false`.
  *
  * @example
- * ```ts
+ * ```ts source="./hashing.examples.ts#verifyHash"
  * verifyHash({ a: 1 }, semanticHash({ a: 1 })); // true
  * ```
  */

@@ -13,10 +13,16 @@ const noPlan = '\u0000';
  * are synchronous inside, so each plan's chain is linked in call order.
  *
  * @example
- * ```ts
+ * ```ts source="./provenance.examples.ts#InMemoryProvenanceStore"
  * const store = new InMemoryProvenanceStore();
- * await store.append({ plan_id: 'p1', stype: 'org.agent.TaskPlan.v1', sem_hash, payload,
- *   qom_profile: 'qom-basic', qom_passed: true });
+ * await store.append({
+ *   plan_id: 'p1',
+ *   stype: 'org.agent.TaskPlan.v1',
+ *   sem_hash: semanticHash(payload),
+ *   payload,
+ *   qom_profile: 'qom-basic',
+ *   qom_passed: true,
+ * });
  * ```
  */
 export class InMemoryProvenanceStore implements ProvenanceStore {

@@ -247,7 +247,7 @@ export interface ChainVerification {
  * a shorter valid chain: pass a head kept elsewhere as `expectedHead` to catch that too.
  *
  * @example
- * ```ts
+ * ```ts source="./provenance.examples.ts#verifyChain"
  * const chain = await store.chain(planId, { payloads: true });
  * const verdict = verifyChain(chain);
  * if (!verdict.valid) console.log(verdict.problems);

@@ -143,9 +143,11 @@ function isTruthy(value: CelValue): boolean {
  * Throws {@link RegistryError} naming the assertion whose expression does not parse.
  *
  * @example
- * ```ts
+ * ```ts source="./qom.examples.ts#compileAssertionSet"
  * const set = compileAssertionSet({
- *   assertions: [{ id: 'positive', expression: 'payload.amount > 0', message: 'Amount must be positive' }],
+ *   assertions: [
+ *     { id: 'positive', expression: 'payload.amount > 0', message: 'Amount must be positive' },
+ *   ],
  * });
  * set.evaluate({ amount: 5 }).instructionCompliance; // 1
  * ```

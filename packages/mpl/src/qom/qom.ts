@@ -71,11 +71,11 @@ const requiredWhenAbsent: ReadonlySet<QomMetricName> = new Set([
  * met. Reports every metric, pass or fail, and each failing metric with its threshold.
  *
  * @example
- * ```ts
- * evaluateQom(BUILTIN_QOM_PROFILES['qom-strict-argcheck']!, {
- *   schema_fidelity: 1,
- *   instruction_compliance: 0.5,
- * }).failures[0]?.metric; // 'instruction_compliance'
+ * ```ts source="./qom.examples.ts#evaluateQom"
+ * const profile = BUILTIN_QOM_PROFILES['qom-strict-argcheck'];
+ * if (profile)
+ *   evaluateQom(profile, { schema_fidelity: 1, instruction_compliance: 0.5 }).failures[0]?.metric;
+ * // 'instruction_compliance'
  * ```
  */
 export function evaluateQom(profile: QomProfile, measurement: QomMeasurement): QomReport {

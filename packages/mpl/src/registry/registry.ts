@@ -65,7 +65,7 @@ interface Entry {
  * `$ref` each other. A later folder's definition of an id replaces an earlier one.
  *
  * @example
- * ```ts
+ * ```ts source="./registry.examples.ts#STypeRegistry"
  * const registry = await STypeRegistry.load();
  * registry.validate('org.agent.TaskPlan.v1', { goal: 'x' }).errors;
  * // [{ path: '/planId', message: 'is required', … }, { path: '/steps', … }]

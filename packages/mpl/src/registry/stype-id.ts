@@ -46,7 +46,7 @@ function invalid(text: string, reason: string): { ok: false; error: UnknownStype
  * A malformed id gives an {@link UnknownStypeError} saying what is wrong, as the reference does.
  *
  * @example
- * ```ts
+ * ```ts source="./registry.examples.ts#parseSTypeId"
  * const parsed = parseSTypeId('com.acme.finance.Trade.v2');
  * if (parsed.ok) parsed.value.namespace; // 'com.acme'
  * ```

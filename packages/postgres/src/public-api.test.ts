@@ -1,0 +1,18 @@
+import { expect, it } from 'vitest';
+import { exportedNames } from '../../../scripts/api/exported-names.mjs';
+
+it('. exports exactly its public surface (a change here is a reviewed API change)', () => {
+  expect(exportedNames(new URL('./index.ts', import.meta.url))).toEqual([
+    'migratePostgres',
+    'type PostgresConnectionOptions',
+    'type PostgresPool',
+    'PostgresProvenanceStore',
+    'type PostgresProvenanceStoreOptions',
+    'PostgresRunJournal',
+    'PostgresSessionStore',
+    'PostgresStoreError',
+    'type PostgresStoreErrorCode',
+    'SCHEMA_VERSION',
+    'VERSION',
+  ]);
+});
