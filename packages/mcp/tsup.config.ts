@@ -5,7 +5,7 @@ import { packageTsupEntry } from '../../tsup.shared.ts';
 // declarations only for the library.
 export default defineConfig([
   packageTsupEntry(import.meta.dirname, {
-    entry: ['src/index.ts', 'src/bin.ts'],
+    entry: { index: 'src/index.ts', bin: 'src/cli/bin.ts' },
     dts: { entry: 'src/index.ts' },
     // The private request guard is bundled in; the published manifest never names it.
     noExternal: ['@mtpx/http-guard'],

@@ -5,11 +5,11 @@ import { createExecutor, type Executor } from '@mtpx/executor';
 import { type Message, type Provider, toolMessageFromResult } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from './create-mcp-server';
-import type { ElicitationAnswer, ElicitationParams } from './input-handlers';
-import { type McpClient, mcpClientCapabilities, mcpClientOptions } from './mcp-client';
-import { mcpTools } from './mcp-tools';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
+import type { ElicitationAnswer, ElicitationParams } from './client/input-handlers';
+import { type McpClient, mcpClientCapabilities, mcpClientOptions } from './client/mcp-client';
+import { mcpTools } from './client/mcp-tools';
+import { type McpHttpServer, serveMcp } from './http/serve-mcp';
+import { createMcpServer } from './server/create-mcp-server';
 import { bookTool, greetTool } from './test-support/tools';
 
 /**

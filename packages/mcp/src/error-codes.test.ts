@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { JSON_RPC_CODES } from './errors';
-import { createMcpHttpHandler, type McpHttpHandler } from './http-handler';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
+import { createMcpHttpHandler, type McpHttpHandler } from './http/http-handler';
+import { type McpHttpServer, serveMcp } from './http/serve-mcp';
 import {
   connectLegacyClient,
   connectModernClient,

@@ -1,21 +1,4 @@
-export type { McpLogEntry } from './client-notifications';
-export {
-  type CreateMcpServerOptions,
-  createMcpServer,
-  toolResultToCallToolResult,
-} from './create-mcp-server';
-export {
-  JSON_RPC_CODES,
-  McpAdapterError,
-  type McpAdapterErrorCode,
-  type McpAdapterErrorOptions,
-} from './errors';
-export type { BearerTokenCheck } from './http-guard';
-export {
-  createMcpHttpHandler,
-  type McpHttpHandler,
-  type McpHttpHandlerOptions,
-} from './http-handler';
+export type { McpLogEntry } from './client/client-notifications';
 export {
   type ElicitationAnswer,
   type ElicitationParams,
@@ -25,7 +8,67 @@ export {
   installInputHandlers,
   type RootsSource,
   type SampleHandler,
-} from './input-handlers';
+} from './client/input-handlers';
+export {
+  type McpCallOptions,
+  type McpClient,
+  type McpClientCapabilityOptions,
+  type McpClientEra,
+  type McpClientOptionsInput,
+  type McpToolDescriptor,
+  mcpClientCapabilities,
+  mcpClientOptions,
+} from './client/mcp-client';
+export { type McpToolsOptions, mcpTools } from './client/mcp-tools';
+export { samplingFromProvider } from './client/provider-sampling';
+export type {
+  McpCacheableMethod,
+  McpCacheHint,
+  McpIcon,
+  McpToolListingOptions,
+} from './definitions/mcp-listing';
+export {
+  defineMcpPrompt,
+  type McpPromptArgument,
+  type McpPromptDefinition,
+  type McpPromptMessage,
+  type McpPromptResult,
+} from './definitions/mcp-prompt';
+export {
+  defineMcpResource,
+  type McpResourceArgs,
+  type McpResourceContent,
+  type McpResourceDefinition,
+  type McpResourceResult,
+} from './definitions/mcp-resource';
+export {
+  defineMcpResourceTemplate,
+  type McpCompleter,
+  type McpResourceTemplate,
+  type McpResourceTemplateDefinition,
+  type McpTemplateArgs,
+  type McpTemplateVariables,
+} from './definitions/mcp-resource-template';
+export {
+  defineMcpTool,
+  isMcpTool,
+  type McpTool,
+  type McpToolDefinition,
+} from './definitions/mcp-tool';
+
+export {
+  JSON_RPC_CODES,
+  McpAdapterError,
+  type McpAdapterErrorCode,
+  type McpAdapterErrorOptions,
+} from './errors';
+export type { BearerTokenCheck } from './http/http-guard';
+export {
+  createMcpHttpHandler,
+  type McpHttpHandler,
+  type McpHttpHandlerOptions,
+} from './http/http-handler';
+export { type McpHttpServer, type ServeMcpOptions, serveMcp } from './http/serve-mcp';
 export {
   type ElicitationSchema,
   type FormElicitationRequest,
@@ -42,7 +85,7 @@ export {
   sampling,
   type UrlElicitationRequest,
   urlElicitation,
-} from './input-requests';
+} from './input/input-requests';
 export {
   type ElicitationResponse,
   type ElicitationValue,
@@ -52,44 +95,7 @@ export {
   type RootsResponse,
   type SamplingResponse,
   samplingText,
-} from './input-responses';
-export {
-  type McpCallOptions,
-  type McpClient,
-  type McpClientCapabilityOptions,
-  type McpClientEra,
-  type McpClientOptionsInput,
-  type McpToolDescriptor,
-  mcpClientCapabilities,
-  mcpClientOptions,
-} from './mcp-client';
-export type { McpCacheableMethod, McpCacheHint, McpIcon } from './mcp-listing';
-export {
-  defineMcpPrompt,
-  type McpPromptArgument,
-  type McpPromptDefinition,
-  type McpPromptMessage,
-  type McpPromptResult,
-} from './mcp-prompt';
-export {
-  defineMcpResource,
-  type McpResourceArgs,
-  type McpResourceContent,
-  type McpResourceDefinition,
-  type McpResourceResult,
-} from './mcp-resource';
-export {
-  defineMcpResourceTemplate,
-  type McpCompleter,
-  type McpResourceTemplate,
-  type McpResourceTemplateDefinition,
-  type McpTemplateArgs,
-  type McpTemplateVariables,
-} from './mcp-resource-template';
-export { defineMcpTool, isMcpTool, type McpTool, type McpToolDefinition } from './mcp-tool';
-export { isMcpToolServer, type McpToolServer } from './mcp-tool-server';
-export { type McpToolsOptions, mcpTools } from './mcp-tools';
-export { samplingFromProvider } from './provider-sampling';
+} from './input/input-responses';
 export {
   type ClientCapabilities,
   type CompleteRound,
@@ -101,10 +107,18 @@ export {
   type RoundContext,
   type RoundHook,
   type RoundResult,
-} from './round-result';
-export type { ProtocolEra } from './sdk-server';
-export { type McpHttpServer, type ServeMcpOptions, serveMcp } from './serve-mcp';
-export { type McpStdioServer, type ServeMcpStdioOptions, serveMcpStdio } from './serve-stdio';
-export type { McpServerEvent, McpServerNotifier } from './server-events';
-export type { McpToolListingOptions } from './tool-listing';
+} from './input/input-round';
+export {
+  type CreateMcpServerOptions,
+  createMcpServer,
+  toolResultToCallToolResult,
+} from './server/create-mcp-server';
+export { isMcpToolServer, type McpToolServer } from './server/mcp-tool-server';
+export type { ProtocolEra } from './server/sdk-server';
+export {
+  type McpStdioServer,
+  type ServeMcpStdioOptions,
+  serveMcpStdio,
+} from './server/serve-stdio';
+export type { McpServerEvent, McpServerNotifier } from './server/server-events';
 export { VERSION } from './version';

@@ -3,9 +3,9 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpHttpHandler } from './http-handler';
-import { mcpClientOptions } from './mcp-client';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
+import { mcpClientOptions } from './client/mcp-client';
+import { createMcpHttpHandler } from './http/http-handler';
+import { type McpHttpServer, serveMcp } from './http/serve-mcp';
 import {
   connectLegacyClient,
   connectModernClient,

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectLegacyClient, firstText } from '../test-support/clients';
 import { type RunningCli, runCli } from './cli';
 import { serverFromModuleExports } from './module-server';
-import { connectLegacyClient, firstText } from './test-support/clients';
 
-const testModule = fileURLToPath(new URL('./test-support/stdio-module.ts', import.meta.url));
+const testModule = fileURLToPath(new URL('../test-support/stdio-module.ts', import.meta.url));
 
 let running: RunningCli | undefined;
 afterEach(async () => {
@@ -34,7 +34,7 @@ describe('mtpx-mcp', () => {
 
   it('counts one tool as "1 tool"', async () => {
     const { lines, io: output } = io();
-    const module = fileURLToPath(new URL('./test-support/one-tool-module.ts', import.meta.url));
+    const module = fileURLToPath(new URL('../test-support/one-tool-module.ts', import.meta.url));
     running = await runCli([module, '--http', '--port', '0'], output, serverFromModuleExports);
     expect(lines[0]).toMatch(/^mtpx-mcp: serving one-tool \(1 tool\) at http:/);
   });
@@ -53,7 +53,7 @@ describe('mtpx-mcp', () => {
     await expect(runCli([testModule, '--http', '--port', 'x'], output)).rejects.toThrow(
       /--port must be a port number/,
     );
-    const empty = fileURLToPath(new URL('./version.ts', import.meta.url));
+    const empty = fileURLToPath(new URL('../version.ts', import.meta.url));
     await expect(runCli([empty], output)).rejects.toThrow(/exports no MCP server and no `tools`/);
   });
 });

@@ -1,10 +1,10 @@
 import { parseArgs } from 'node:util';
-import { McpAdapterError } from './errors';
-import { isMcpToolServer, type McpToolServer } from './mcp-tool-server';
+import { McpAdapterError } from '../errors';
+import { serveMcp } from '../http/serve-mcp';
+import { isMcpToolServer, type McpToolServer } from '../server/mcp-tool-server';
+import { serveMcpStdio } from '../server/serve-stdio';
+import { VERSION } from '../version';
 import { importServerModule } from './module-loader';
-import { serveMcp } from './serve-mcp';
-import { serveMcpStdio } from './serve-stdio';
-import { VERSION } from './version';
 
 const usage = `Usage: mtpx-mcp <module> [--http] [--port 3000] [--host 127.0.0.1] [--path /mcp]
 

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { McpAdapterError } from './errors';
+import { McpAdapterError } from '../errors';
 import { importServerModule } from './module-loader';
 
 const unknownExtension = () =>
@@ -12,7 +12,7 @@ const unknownExtension = () =>
 
 describe('importServerModule', () => {
   it('imports a module Node can load', async () => {
-    const module = fileURLToPath(new URL('./test-support/one-tool-module.ts', import.meta.url));
+    const module = fileURLToPath(new URL('../test-support/one-tool-module.ts', import.meta.url));
     expect((await importServerModule(module)).name).toBe('one-tool');
   });
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, extname, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { safeParseJson } from '@mtpx/protocol';
-import { McpAdapterError } from './errors';
+import { McpAdapterError } from '../errors';
 
 const TYPESCRIPT = new Set(['.ts', '.mts', '.cts']);
 

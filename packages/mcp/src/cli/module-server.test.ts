@@ -1,7 +1,7 @@
 import { defineTool, ToolRegistry } from '@mtpx/executor';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineMcpPrompt } from './mcp-prompt';
+import { defineMcpPrompt } from '../definitions/mcp-prompt';
 import { serverFromModuleExports } from './module-server';
 
 const echo = defineTool({

@@ -1,8 +1,8 @@
 import { ToolRegistry } from '@mtpx/executor';
-import { createMcpServer } from './create-mcp-server';
-import type { McpPromptDefinition } from './mcp-prompt';
-import type { McpResourceDefinition } from './mcp-resource';
-import type { McpToolServer } from './mcp-tool-server';
+import type { McpPromptDefinition } from '../definitions/mcp-prompt';
+import type { McpResourceDefinition } from '../definitions/mcp-resource';
+import { createMcpServer } from '../server/create-mcp-server';
+import type { McpToolServer } from '../server/mcp-tool-server';
 
 /**
  * Builds a server from a module's `tools` (an array of tools or a ToolRegistry) and its

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { formElicitation, roots, sampling, urlElicitation } from '../input/input-requests';
 import { missingCapability } from './client-capabilities';
-import { formElicitation, roots, sampling, urlElicitation } from './input-requests';
 
 const form = formElicitation('?', { type: 'object', properties: {} });
 const url = urlElicitation('?', 'https://example.com');

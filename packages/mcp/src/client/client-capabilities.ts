@@ -1,5 +1,5 @@
-import { type InputRequest, inputRequestKind } from './input-requests';
-import type { ClientCapabilities } from './round-result';
+import { type InputRequest, inputRequestKind } from '../input/input-requests';
+import type { ClientCapabilities } from '../input/input-round';
 
 /**
  * The capabilities `request` needs that `declared` lacks, in the `ClientCapabilities`

@@ -1,5 +1,5 @@
+import type { McpLogLevel } from '../input/input-round';
 import { isModernSdkClient, type McpClient } from './mcp-client';
-import type { McpLogLevel } from './round-result';
 
 /** A log message a server sent (`notifications/message`). */
 export interface McpLogEntry {

@@ -2,12 +2,12 @@ import { Client } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type McpHttpServer, serveMcp } from '../http/serve-mcp';
+import { connectLegacyClient, connectModernClient, firstText } from '../test-support/clients';
+import { testServer } from '../test-support/server';
 import { installInputHandlers } from './input-handlers';
 import { mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { samplingFromProvider } from './provider-sampling';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { connectLegacyClient, connectModernClient, firstText } from './test-support/clients';
-import { testServer } from './test-support/server';
 
 let http: McpHttpServer;
 beforeAll(async () => {

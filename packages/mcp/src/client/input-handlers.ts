@@ -1,11 +1,11 @@
 import type { Provider } from '@mtpx/protocol';
-import { McpAdapterError } from './errors';
+import { McpAdapterError } from '../errors';
 import type {
   FormElicitationRequest,
   SamplingRequestParams,
   UrlElicitationRequest,
-} from './input-requests';
-import type { ElicitationValue, Root, SamplingResponse } from './input-responses';
+} from '../input/input-requests';
+import type { ElicitationValue, Root, SamplingResponse } from '../input/input-responses';
 import { isModernSdkClient, type McpClient } from './mcp-client';
 import { samplingFromProvider } from './provider-sampling';
 

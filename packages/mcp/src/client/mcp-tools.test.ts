@@ -6,12 +6,12 @@ import { createExecutor, defineTool, ToolRegistry } from '@mtpx/executor';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMcpServer } from './create-mcp-server';
+import { type McpHttpServer, serveMcp } from '../http/serve-mcp';
+import { createMcpServer } from '../server/create-mcp-server';
+import { bookTool, greetTool, haikuTool, rootsTool } from '../test-support/tools';
 import type { ElicitationAnswer, ElicitHandler } from './input-handlers';
 import { mcpClientCapabilities, mcpClientOptions } from './mcp-client';
 import { mcpTools } from './mcp-tools';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { bookTool, greetTool, haikuTool, rootsTool } from './test-support/tools';
 
 const remote = createMcpServer({
   name: 'remote',

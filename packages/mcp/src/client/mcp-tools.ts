@@ -6,8 +6,9 @@ import {
   type ToolRegistry,
 } from '@mtpx/executor';
 import type { RiskLevel } from '@mtpx/protocol';
+import { callToolResultToOutput, type McpToolResultLike } from '../definitions/tool-content';
+import { McpAdapterError } from '../errors';
 import { installClientNotifications, type McpLogEntry } from './client-notifications';
-import { McpAdapterError } from './errors';
 import { type InputHandlers, installInputHandlers } from './input-handlers';
 import {
   callToolOn,
@@ -16,7 +17,6 @@ import {
   type McpClient,
   type McpToolDescriptor,
 } from './mcp-client';
-import { callToolResultToOutput, type McpToolResultLike } from './tool-content';
 
 /** The `_meta` key of a 2026-07-28 request's log level. */
 const LOG_LEVEL_META_KEY = 'io.modelcontextprotocol/logLevel';

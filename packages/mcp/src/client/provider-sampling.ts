@@ -1,6 +1,6 @@
 import type { FinishReason, Message, Provider } from '@mtpx/protocol';
-import type { SamplingMessage, SamplingRequestParams } from './input-requests';
-import type { SamplingResponse } from './input-responses';
+import type { SamplingMessage, SamplingRequestParams } from '../input/input-requests';
+import type { SamplingResponse } from '../input/input-responses';
 
 const stopReasons: Partial<Record<FinishReason, string>> = {
   stop: 'endTurn',

@@ -1,3 +1,6 @@
+import type { Tool as McpToolListing } from '@modelcontextprotocol/server';
+import type { ZodSchema } from '@mtpx/executor';
+
 /** An icon a client may show for a server, tool, prompt or resource. */
 export interface McpIcon {
   /** An `https:` or `data:` URL of the image. */
@@ -24,3 +27,18 @@ export type McpCacheableMethod =
   | 'resources/list'
   | 'resources/templates/list'
   | 'resources/read';
+
+/** What a tool's MCP listing adds to its MTP definition. */
+export interface McpToolListingOptions {
+  /** A human-friendly name for clients' UIs. */
+  title?: string;
+  icons?: McpIcon[];
+  /**
+   * The shape of the tool's object output (JSON Schema or zod). Listed as `outputSchema`;
+   * each result's `structuredContent` is checked against it before it is sent, and a
+   * result that does not match becomes an `isError` result instead.
+   */
+  output_schema?: Record<string, unknown> | ZodSchema;
+  /** MCP annotations to list, over the ones derived from `risk_level`. */
+  annotations?: McpToolListing['annotations'];
+}

@@ -1,9 +1,9 @@
 import type { GetPromptResult } from '@modelcontextprotocol/server';
 import type { JsonObject } from '@mtpx/protocol';
-import { McpAdapterError } from './errors';
+import { McpAdapterError } from '../errors';
+import type { RoundHook } from '../input/input-round';
 import type { McpIcon } from './mcp-listing';
 import type { McpCompleter } from './mcp-resource-template';
-import type { RoundHook } from './round-result';
 
 /** One message of a prompt; a string `content` is a text block. */
 export interface McpPromptMessage {

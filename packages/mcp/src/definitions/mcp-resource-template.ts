@@ -1,8 +1,8 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
-import { McpAdapterError } from './errors';
+import { McpAdapterError } from '../errors';
+import type { RoundHook } from '../input/input-round';
 import type { McpIcon } from './mcp-listing';
 import type { McpResourceResult } from './mcp-resource';
-import type { RoundHook } from './round-result';
 
 /** The values of a template's variables in one URI (`{id}` → `'123'`; lists for `{list*}`). */
 export type McpTemplateVariables = Record<string, string | string[]>;

@@ -1,7 +1,7 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/server';
-import { McpAdapterError } from './errors';
+import { McpAdapterError } from '../errors';
+import type { RoundHook } from '../input/input-round';
 import type { McpCacheHint, McpIcon } from './mcp-listing';
-import type { RoundHook } from './round-result';
 
 /** One piece of a resource's contents: text, or base64 `blob` bytes. */
 export type McpResourceContent =

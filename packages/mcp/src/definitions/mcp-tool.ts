@@ -6,11 +6,11 @@ import {
   type ToolDefinition,
   type ToolInputSchema,
 } from '@mtpx/executor';
-import { McpAdapterError } from './errors';
-import { inputRequestKind } from './input-requests';
-import { viewInputResponse } from './input-responses';
-import type { RoundContext, RoundHook, RoundResult } from './round-result';
-import type { McpToolListingOptions } from './tool-listing';
+import { McpAdapterError } from '../errors';
+import { inputRequestKind } from '../input/input-requests';
+import { viewInputResponse } from '../input/input-responses';
+import type { RoundContext, RoundHook, RoundResult } from '../input/input-round';
+import type { McpToolListingOptions } from './mcp-listing';
 
 /** What {@link defineMcpTool} takes: a tool definition whose work is a round hook. */
 export interface McpToolDefinition<TSchema extends ToolInputSchema, TArgs>

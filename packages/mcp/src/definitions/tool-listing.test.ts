@@ -1,8 +1,8 @@
 import type { AnyTool } from '@mtpx/executor';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMcpServer } from './create-mcp-server';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { connectLegacyClient, connectModernClient } from './test-support/clients';
+import { type McpHttpServer, serveMcp } from '../http/serve-mcp';
+import { createMcpServer } from '../server/create-mcp-server';
+import { connectLegacyClient, connectModernClient } from '../test-support/clients';
 
 /**
  * A tool object made without `defineTool` (plain JavaScript, a toolkit that builds its own

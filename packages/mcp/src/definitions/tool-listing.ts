@@ -4,27 +4,13 @@ import {
   type JsonSchemaType,
   type Tool as McpToolListing,
 } from '@modelcontextprotocol/server';
-import { type AnyTool, isZodSchema, type ZodSchema } from '@mtpx/executor';
+import type { AnyTool, ZodSchema } from '@mtpx/executor';
+import { isZodSchema } from '@mtpx/executor/internal';
 import type { RiskLevel } from '@mtpx/protocol';
 import { z } from 'zod';
-import type { McpIcon } from './mcp-listing';
+import type { McpToolListingOptions } from './mcp-listing';
 import { isMcpTool } from './mcp-tool';
 import { errorToCallToolResult } from './tool-content';
-
-/** What a tool's MCP listing adds to its MTP definition. */
-export interface McpToolListingOptions {
-  /** A human-friendly name for clients' UIs. */
-  title?: string;
-  icons?: McpIcon[];
-  /**
-   * The shape of the tool's object output (JSON Schema or zod). Listed as `outputSchema`;
-   * each result's `structuredContent` is checked against it before it is sent, and a
-   * result that does not match becomes an `isError` result instead.
-   */
-  output_schema?: Record<string, unknown> | ZodSchema;
-  /** MCP annotations to list, over the ones derived from `risk_level`. */
-  annotations?: McpToolListing['annotations'];
-}
 
 /** A tool with no risk level is advertised as MCP reads a tool without hints: it may destroy. */
 const unknownRisk: McpToolListing['annotations'] = { readOnlyHint: false, destructiveHint: true };

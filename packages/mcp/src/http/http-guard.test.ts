@@ -1,10 +1,10 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { connectModernClient } from '../test-support/clients';
+import { testServer } from '../test-support/server';
 import { createHttpGuard } from './http-guard';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { connectModernClient } from './test-support/clients';
-import { testServer } from './test-support/server';
 
 const initialize = JSON.stringify({
   jsonrpc: '2.0',

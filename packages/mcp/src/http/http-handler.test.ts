@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { testServer } from '../test-support/server';
 import { createMcpHttpHandler, type McpHttpHandler } from './http-handler';
 import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { testServer } from './test-support/server';
 
 const initialize = {
   jsonrpc: '2.0',

@@ -6,8 +6,8 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 import { safeParseJson } from '@mtpx/protocol';
+import { listenToServerEvents, type McpToolServer } from '../server/mcp-tool-server';
 import { type BearerTokenCheck, bearerTokenRefusal } from './http-guard';
-import { listenToServerEvents, type McpToolServer } from './mcp-tool-server';
 
 /** Options of {@link createMcpHttpHandler}. */
 export interface McpHttpHandlerOptions {

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { parseTarget, refuse } from '@mtpx/http-guard';
-import { McpAdapterError } from './errors';
+import { McpAdapterError } from '../errors';
+import type { McpToolServer } from '../server/mcp-tool-server';
 import { createHttpGuard, refusalResponse } from './http-guard';
 import { createMcpHttpHandler, type McpHttpHandlerOptions } from './http-handler';
-import type { McpToolServer } from './mcp-tool-server';
 import { toWebRequest, writeWebResponse } from './node-http';
 
 /** Options of {@link serveMcp}. */

@@ -1,10 +1,10 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AnyTool } from '@mtpx/executor';
 import type { JsonValue } from '@mtpx/protocol';
+import { errorToCallToolResult } from '../definitions/tool-content';
 import { formElicitation } from './input-requests';
 import { viewInputResponse } from './input-responses';
-import { complete, inputRequired, type RoundContext, type RoundResult } from './round-result';
-import { errorToCallToolResult } from './tool-content';
+import { complete, inputRequired, type RoundContext, type RoundResult } from './input-round';
 
 /** The key of the confirmation request a policy's `ask` adds before a tool runs. */
 export const APPROVAL_KEY = 'mtpx_approval';

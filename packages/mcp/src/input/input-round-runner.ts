@@ -1,18 +1,18 @@
 import type { InputRequiredResult, ServerContext } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import { missingCapability } from './client-capabilities';
-import { JSON_RPC_CODES, McpAdapterError, toProtocolError } from './errors';
+import { missingCapability } from '../client/client-capabilities';
+import { JSON_RPC_CODES, McpAdapterError, toProtocolError } from '../errors';
 import type { InputRequests } from './input-requests';
 import { checkInputResponse, type InputResponse, viewInputResponse } from './input-responses';
-import { jsonDigest } from './json-digest';
-import type { RoundState, StateBinding, StateSigner } from './request-state';
 import type {
   ClientCapabilities,
   ProgressOptions,
   RoundContext,
   RoundHook,
   RoundResult,
-} from './round-result';
+} from './input-round';
+import { jsonDigest } from './json-digest';
+import type { RoundState, StateBinding, StateSigner } from './request-state';
 
 /** One call of a multi-round tool, prompt or resource. */
 export interface RoundCall<TArgs, TValue> {

@@ -1,14 +1,14 @@
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installInputHandlers } from './input-handlers';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
+import { installInputHandlers } from '../client/input-handlers';
+import { type McpHttpServer, serveMcp } from '../http/serve-mcp';
 import {
   connectLegacyClient,
   connectModernClient,
   firstText,
   type ScriptedHandlers,
-} from './test-support/clients';
-import { testServer } from './test-support/server';
+} from '../test-support/clients';
+import { testServer } from '../test-support/server';
 
 let http: McpHttpServer;
 beforeAll(async () => {

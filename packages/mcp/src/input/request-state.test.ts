@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { McpAdapterError } from './errors';
+import { McpAdapterError } from '../errors';
 import { formElicitation } from './input-requests';
 import { createStateSigner, type RoundState, type StateBinding } from './request-state';
 

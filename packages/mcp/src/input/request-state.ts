@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
 import { z } from 'zod';
-import { McpAdapterError } from './errors';
+import { McpAdapterError } from '../errors';
 import type { InputRequests } from './input-requests';
 import type { InputResponse } from './input-responses';
 

@@ -1,6 +1,6 @@
 import type { Server } from '@modelcontextprotocol/server';
-import type { McpPromptDefinition } from './mcp-prompt';
-import type { McpCompleter, McpResourceTemplate } from './mcp-resource-template';
+import type { McpPromptDefinition } from '../definitions/mcp-prompt';
+import type { McpCompleter, McpResourceTemplate } from '../definitions/mcp-resource-template';
 
 /** The most values one `completion/complete` answer carries (the spec's limit). */
 const MAX_VALUES = 100;

@@ -8,18 +8,18 @@ import {
 import { toolOutput } from '@mtpx/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createMcpServer } from './create-mcp-server';
-import { McpAdapterError } from './errors';
-import { formElicitation } from './input-requests';
-import { defineMcpTool } from './mcp-tool';
-import { complete, inputRequired } from './round-result';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
+import { defineMcpTool } from '../definitions/mcp-tool';
+import { McpAdapterError } from '../errors';
+import { type McpHttpServer, serveMcp } from '../http/serve-mcp';
+import { formElicitation } from '../input/input-requests';
+import { complete, inputRequired } from '../input/input-round';
 import {
   connectLegacyClient,
   connectModernClient,
   firstText,
   type ScriptedHandlers,
-} from './test-support/clients';
+} from '../test-support/clients';
+import { createMcpServer } from './create-mcp-server';
 
 const add = defineTool({
   name: 'calculator.add',

@@ -10,22 +10,27 @@ import {
   type Toolkit,
   type ToolPolicy,
   ToolRegistry,
-  toolSpecOf,
 } from '@mtpx/executor';
+import { toolSpecOf } from '@mtpx/executor/internal';
 import { type JsonValue, type ToolResult, toolMessageFromResult, toolOutput } from '@mtpx/protocol';
-import { approvalGate } from './approval-gate';
-import type { McpCacheableMethod, McpCacheHint, McpIcon } from './mcp-listing';
-import type { McpPromptDefinition } from './mcp-prompt';
-import type { McpResourceDefinition } from './mcp-resource';
-import type { McpResourceTemplate } from './mcp-resource-template';
-import { type RoundScope, withRoundScope } from './mcp-tool';
+import type {
+  McpCacheableMethod,
+  McpCacheHint,
+  McpIcon,
+  McpToolListingOptions,
+} from '../definitions/mcp-listing';
+import type { McpPromptDefinition } from '../definitions/mcp-prompt';
+import type { McpResourceDefinition } from '../definitions/mcp-resource';
+import type { McpResourceTemplate } from '../definitions/mcp-resource-template';
+import { type RoundScope, withRoundScope } from '../definitions/mcp-tool';
+import { errorToCallToolResult, outputToCallToolResult } from '../definitions/tool-content';
+import { toolListing } from '../definitions/tool-listing';
+import { approvalGate } from '../input/approval-gate';
+import { complete, type RoundContext, type RoundResult } from '../input/input-round';
+import { createStateSigner } from '../input/request-state';
 import { type McpToolServer, toolServerFromDefinition } from './mcp-tool-server';
-import { createStateSigner } from './request-state';
-import { complete, type RoundContext, type RoundResult } from './round-result';
 import type { ServedTool, ToolSource } from './sdk-server';
 import { ServerEvents } from './server-events';
-import { errorToCallToolResult, outputToCallToolResult } from './tool-content';
-import { type McpToolListingOptions, toolListing } from './tool-listing';
 
 /** Options of {@link createMcpServer}. */
 export interface CreateMcpServerOptions {

@@ -2,15 +2,15 @@ import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { createExecutor, defineTool, type ExecutorEvent, ToolRegistry } from '@mtpx/executor';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { McpLogEntry } from './client-notifications';
+import type { McpLogEntry } from '../client/client-notifications';
+import { mcpTools } from '../client/mcp-tools';
+import { defineMcpResource } from '../definitions/mcp-resource';
+import { defineMcpTool } from '../definitions/mcp-tool';
+import { type McpHttpServer, serveMcp } from '../http/serve-mcp';
+import { complete } from '../input/input-round';
+import { connectLegacyClient, connectModernClient } from '../test-support/clients';
 import { createMcpServer } from './create-mcp-server';
-import { defineMcpResource } from './mcp-resource';
-import { defineMcpTool } from './mcp-tool';
 import type { McpToolServer } from './mcp-tool-server';
-import { mcpTools } from './mcp-tools';
-import { complete } from './round-result';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { connectLegacyClient, connectModernClient } from './test-support/clients';
 
 const chatty = defineMcpTool({
   name: 'chatty',

@@ -1,17 +1,17 @@
 import { ResourceNotFoundError } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMcpServer } from './create-mcp-server';
-import { McpAdapterError } from './errors';
-import { formElicitation } from './input-requests';
-import { defineMcpPrompt } from './mcp-prompt';
-import { defineMcpResource } from './mcp-resource';
-import { complete, inputRequired } from './round-result';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
+import { defineMcpPrompt } from '../definitions/mcp-prompt';
+import { defineMcpResource } from '../definitions/mcp-resource';
+import { McpAdapterError } from '../errors';
+import { type McpHttpServer, serveMcp } from '../http/serve-mcp';
+import { formElicitation } from '../input/input-requests';
+import { complete, inputRequired } from '../input/input-round';
 import {
   connectLegacyClient,
   connectModernClient,
   type ScriptedHandlers,
-} from './test-support/clients';
+} from '../test-support/clients';
+import { createMcpServer } from './create-mcp-server';
 
 const review = defineMcpPrompt({
   name: 'review',

@@ -1,8 +1,12 @@
 import type { ReadResourceResult, Server, ServerContext } from '@modelcontextprotocol/server';
-import type { McpCacheHint } from './mcp-listing';
-import { type McpResourceDefinition, resourceHook, toReadResourceResult } from './mcp-resource';
-import { type McpResourceTemplate, templateHook } from './mcp-resource-template';
-import { type RoundEnvironment, runRound } from './round-runner';
+import type { McpCacheHint } from '../definitions/mcp-listing';
+import {
+  type McpResourceDefinition,
+  resourceHook,
+  toReadResourceResult,
+} from '../definitions/mcp-resource';
+import { type McpResourceTemplate, templateHook } from '../definitions/mcp-resource-template';
+import { type RoundEnvironment, runRound } from '../input/input-round-runner';
 import { failure, settle, unknownResource } from './served-results';
 import type { ServerEvents } from './server-events';
 

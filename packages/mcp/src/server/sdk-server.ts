@@ -5,23 +5,23 @@ import {
   type ServerContext,
   type Tool,
 } from '@modelcontextprotocol/server';
-import { installCompletionHandler } from './completion-handler';
-import type { McpCacheableMethod, McpCacheHint, McpIcon } from './mcp-listing';
+import type { McpCacheableMethod, McpCacheHint, McpIcon } from '../definitions/mcp-listing';
 import {
   type McpPromptDefinition,
   type McpPromptResult,
   promptHook,
   toGetPromptResult,
-} from './mcp-prompt';
-import type { McpResourceDefinition } from './mcp-resource';
-import type { McpResourceTemplate } from './mcp-resource-template';
-import type { StateSigner } from './request-state';
+} from '../definitions/mcp-prompt';
+import type { McpResourceDefinition } from '../definitions/mcp-resource';
+import type { McpResourceTemplate } from '../definitions/mcp-resource-template';
+import { errorToCallToolResult } from '../definitions/tool-content';
+import type { ClientCapabilities, RoundHook } from '../input/input-round';
+import { type RoundEnvironment, runRound } from '../input/input-round-runner';
+import type { StateSigner } from '../input/request-state';
+import { installCompletionHandler } from './completion-handler';
 import { installResourceHandlers } from './resource-handlers';
-import type { ClientCapabilities, RoundHook } from './round-result';
-import { type RoundEnvironment, runRound } from './round-runner';
 import { failure, settle, unknownTarget } from './served-results';
 import type { McpServerEvent, ServerEvents } from './server-events';
-import { errorToCallToolResult } from './tool-content';
 
 /** A tool as the server serves it: its MCP listing and the hook that answers each round. */
 export interface ServedTool {

@@ -1,5 +1,5 @@
-import { JSON_RPC_CODES, McpAdapterError, toProtocolError } from './errors';
-import type { RoundOutcome } from './round-runner';
+import { JSON_RPC_CODES, McpAdapterError, toProtocolError } from '../errors';
+import type { RoundOutcome } from '../input/input-round-runner';
 
 /** A round's outcome as what the request answers: the value, an `input_required` result, or a failure. */
 export function settle<TValue, TResult>(

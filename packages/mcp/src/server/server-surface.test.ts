@@ -1,15 +1,19 @@
 import { defineTool, ToolRegistry } from '@mtpx/executor';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { defineMcpPrompt } from '../definitions/mcp-prompt';
+import { defineMcpResource } from '../definitions/mcp-resource';
+import { defineMcpResourceTemplate } from '../definitions/mcp-resource-template';
+import { defineMcpTool } from '../definitions/mcp-tool';
+import { createMcpHttpHandler } from '../http/http-handler';
+import { type McpHttpServer, serveMcp } from '../http/serve-mcp';
+import { complete } from '../input/input-round';
+import {
+  connectLegacyClient,
+  connectModernClient,
+  rawModernRequest,
+} from '../test-support/clients';
 import { createMcpServer } from './create-mcp-server';
-import { createMcpHttpHandler } from './http-handler';
-import { defineMcpPrompt } from './mcp-prompt';
-import { defineMcpResource } from './mcp-resource';
-import { defineMcpResourceTemplate } from './mcp-resource-template';
-import { defineMcpTool } from './mcp-tool';
-import { complete } from './round-result';
-import { type McpHttpServer, serveMcp } from './serve-mcp';
-import { connectLegacyClient, connectModernClient, rawModernRequest } from './test-support/clients';
 
 const icons = [{ src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'] }];
 

@@ -6,8 +6,8 @@ import { type Message, toolMessageFromResult } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { listAllTools } from './mcp-client';
-import { mcpTools } from './mcp-tools';
+import { listAllTools } from '../client/mcp-client';
+import { mcpTools } from '../client/mcp-tools';
 
 /** A 2025-era server as most are built today: `@modelcontextprotocol/sdk` 1.x with zod shapes. */
 function shopServer(): McpServer {

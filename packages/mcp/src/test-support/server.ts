@@ -1,7 +1,7 @@
 /** Test support (not exported from the package): the server the tests talk to. */
 import type { AnyTool } from '@mtpx/executor';
-import { createMcpServer } from '../create-mcp-server';
-import type { McpToolServer } from '../mcp-tool-server';
+import { createMcpServer } from '../server/create-mcp-server';
+import type { McpToolServer } from '../server/mcp-tool-server';
 import { testTools } from './tools';
 
 /** Options of {@link testServer}. */

@@ -2,10 +2,11 @@
  * Test support (not exported from the package): the multi-round tools the tests serve,
  * each written once and served to both protocol eras.
  */
-import { formElicitation, roots, sampling, urlElicitation } from '../input-requests';
-import { samplingText } from '../input-responses';
-import { defineMcpTool, type McpTool } from '../mcp-tool';
-import { complete, inputRequired } from '../round-result';
+
+import { defineMcpTool, type McpTool } from '../definitions/mcp-tool';
+import { formElicitation, roots, sampling, urlElicitation } from '../input/input-requests';
+import { samplingText } from '../input/input-responses';
+import { complete, inputRequired } from '../input/input-round';
 
 const nameSchema = {
   type: 'object' as const,
