@@ -5,6 +5,10 @@ import { packageTsupEntry } from '../../tsup.shared.ts';
 // `defineTool` and the error classes) instead of bundling their own.
 export default defineConfig([
   packageTsupEntry(import.meta.dirname, {
-    entry: { index: 'src/index.ts', 'toolkits/index': 'src/toolkits/index.ts' },
+    entry: {
+      index: 'src/index.ts',
+      internal: 'src/internal.ts',
+      'toolkits/index': 'src/toolkits/index.ts',
+    },
   }),
 ]);

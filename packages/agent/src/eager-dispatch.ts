@@ -1,4 +1,3 @@
-import type { AnyTool } from '@mtpx/executor';
 import { AgentError } from './agent-error';
 
 /**
@@ -29,13 +28,6 @@ export function eagerDispatchMode(value: unknown): EagerDispatch {
     code: 'invalid_option',
     message: `eagerDispatch must be 'safe', 'all' or false, got ${JSON.stringify(value) ?? String(value)}.`,
   });
-}
-
-/** True when a call to `tool` may start before its response has finished. */
-export function startsEarly(tool: AnyTool | undefined): boolean {
-  if (tool === undefined) return false; // unknown (or not loaded yet): it waits
-  if (tool.eager !== undefined) return tool.eager;
-  return (tool.risk_level ?? 'read_only') === 'read_only';
 }
 
 /** True when a response that ended this way may run its held calls. */

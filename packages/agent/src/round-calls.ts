@@ -1,10 +1,17 @@
-import type { ExecutionRun, Executor, ExecutorEvent } from '@mtpx/executor';
-import { type AssistantToolCall, findRefs, type ToolResult } from '@mtpx/protocol';
+import {
+  type Executor,
+  type ExecutorEvent,
+  holdSideEffects,
+  type PlanExecution,
+  type PlanExecutionOptions,
+} from '@mtpx/executor';
+import type { AssistantToolCall, ToolResult } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
-import { boundedToolCall } from './bounded-calls';
+import { boundedToolCall } from '@mtpx/executor/internal';
 import { ResponseAliases } from './call-aliases';
-import { finishedNormally, notFinishedMessage, startsEarly } from './eager-dispatch';
+import { finishedNormally, notFinishedMessage } from './eager-dispatch';
 import type { AgentEvent } from './events/agent-events';
+import type { RunJournalRecorder } from './run-journal-recorder';
 
 /** How many more calls a run may make (`toolCallLimit`), shared by its rounds. */
 export class CallBudget {
@@ -38,6 +45,8 @@ export interface RoundCallsOptions {
   /** Safe dispatch: write / destructive calls run only when the response finished normally. */
   safe: boolean;
   budget: CallBudget;
+  /** The run's journal, when it has one: finished calls are answered from it, results recorded. */
+  journal?: RunJournalRecorder | undefined;
   /** Sends an event (stamped by the run); `undefined` when nobody listens. */
   emit: ((event: AgentEvent) => void) | undefined;
   /** Milliseconds since the run started. */
@@ -49,25 +58,20 @@ interface Entry {
   toolCall: AssistantToolCall;
   /** The call as executed (aliases rewritten). */
   call: AssistantToolCall;
-  /** True when it may run only once the response has finished normally (safe dispatch). */
-  unsafe: boolean;
-  /** When it was held (eager rounds), in run milliseconds. */
-  heldAt?: number;
   /** Its place among the calls handed to the executor, once handed. */
   position?: number;
-  /** A result the agent made itself (past the limit, a duplicate id, never handed over). */
+  /** A result the agent made itself (past the run's call limit). */
   result?: ToolResult;
 }
 
 /**
- * The tool calls of one model response: their positional aliases, the run's call limit,
- * duplicate ids, safe dispatch and their execution — each handed to the executor the
- * moment it is ready (eager), or all together once the response is complete.
- *
- * Duplicate ids (one rule for `run()` and `stream()`): of several calls of a response
- * with the same id, the one that began first (the first in the response) runs; every
- * later one is answered `invalid_plan` and never runs. A call reusing the id of an
- * earlier round's call is answered the same way by the executor.
+ * The tool calls of one model response, as the agent hands them to the executor: their
+ * positional aliases (`call_N`) and the run's call limit are the agent's own; everything
+ * else — bounds, duplicate and reused ids, dependency waits, holding write calls until
+ * the response finished (safe dispatch), answers from the run's journal — is the plan
+ * execution's (`executor.start`), decided there once. Each call is handed over the moment
+ * it is ready (eager), or all together once the response is complete; the executor sees
+ * exactly the calls of the `tool-call-ready` events that were not refused, in that order.
  */
 export class RoundCalls {
   /** True when a call was refused because `toolCallLimit` was reached. */
@@ -76,11 +80,7 @@ export class RoundCalls {
   readonly #aliases: ResponseAliases;
   readonly #entries: Array<Entry | undefined> = [];
   readonly #handed: Entry[] = [];
-  /** The index of the first call that began with each id. */
-  readonly #firstIndex = new Map<string, number>();
-  /** Ids of the response's calls that wait for a normal finish. */
-  readonly #unsafeIds = new Set<string>();
-  #run: ExecutionRun | undefined;
+  #execution: PlanExecution | undefined;
 
   constructor(options: RoundCallsOptions) {
     this.#options = options;
@@ -90,7 +90,6 @@ export class RoundCalls {
   /** A call began streaming at `index` (its id, once known, anchors the `call_N` alias). */
   begin(index: number, id: string | undefined): void {
     this.#aliases.begin(index, id);
-    this.#claim(index, id);
   }
 
   /**
@@ -102,7 +101,7 @@ export class RoundCalls {
     return boundedToolCall(toolCall, this.#options.executor.limits);
   }
 
-  /** One call is complete: bound it, rewrite its aliases, apply the limit, dispatch or hold it. */
+  /** One call is complete: bound it, rewrite its aliases, apply the limit, hand it over. */
   ready(index: number, rawToolCall: AssistantToolCall): void {
     if (this.#entries[index] !== undefined) {
       throw new AgentError({
@@ -111,9 +110,8 @@ export class RoundCalls {
       });
     }
     const toolCall = this.bounded(rawToolCall);
-    this.#claim(index, toolCall.id);
     const { call, aliases } = this.#aliases.rewrite(index, toolCall);
-    const entry: Entry = { toolCall, call, unsafe: false };
+    const entry: Entry = { toolCall, call };
     this.#entries[index] = entry;
     const accepted = this.#options.budget.take();
     const { emit, now, runId, round } = this.#options;
@@ -133,29 +131,7 @@ export class RoundCalls {
       this.#answer(entry, refusedResult(call, this.#options.budget.limit));
       return;
     }
-    const first = typeof call.id === 'string' ? this.#firstIndex.get(call.id) : undefined;
-    if (first !== undefined && first < index) {
-      this.#answer(entry, duplicateResult(call, first, index));
-      return;
-    }
-    const reason = this.#holdReason(call);
-    entry.unsafe = reason !== undefined;
-    if (entry.unsafe) this.#unsafeIds.add(call.id);
-    if (!this.#options.eager) return;
-    if (reason === undefined) {
-      this.#hand(entry);
-      return;
-    }
-    entry.heldAt = now();
-    emit?.({
-      type: 'call-held',
-      runId,
-      at: entry.heldAt,
-      round,
-      callId: call.id,
-      toolName: call.name,
-      reason,
-    });
+    if (this.#options.eager) this.#hand(entry, this.#started());
   }
 
   /** The calls reported ready so far, in response order, as the conversation keeps them. */
@@ -176,18 +152,37 @@ export class RoundCalls {
       if (this.#entries[index] === undefined) this.ready(index, toolCall);
     });
     const normal = finishedNormally(finishReason);
-    const waiting: Entry[] = [];
-    for (const entry of this.#entries) {
-      if (entry === undefined || entry.result !== undefined || entry.position !== undefined)
-        continue;
-      if (entry.unsafe && this.#options.safe && !normal) {
-        entry.result = failedResult(entry.call, 'cancelled', notFinishedMessage(finishReason));
-        this.#skipped(entry);
-      } else {
-        waiting.push(entry);
+    let results: ToolResult[] = [];
+    if (this.#options.eager) {
+      const execution = this.#execution;
+      if (execution !== undefined) {
+        if (normal) execution.release();
+        else execution.dropHeld(notFinishedMessage(finishReason));
+        execution.end();
+        results = await this.#results(execution);
+      }
+    } else {
+      const waiting = this.#entries.filter(
+        (entry): entry is Entry => entry !== undefined && entry.result === undefined,
+      );
+      if (waiting.length > 0) {
+        if (this.#options.safe && !normal) {
+          // The response did not finish: its write calls (and what needs them) never run.
+          const execution = this.#started();
+          for (const entry of waiting) this.#hand(entry, execution);
+          execution.dropHeld(notFinishedMessage(finishReason));
+          execution.end();
+          results = await this.#results(execution);
+        } else {
+          for (const entry of waiting) entry.position = this.#handed.push(entry) - 1;
+          results = await this.#options.executor.executeToolCalls(
+            waiting.map((entry) => entry.call),
+            this.#executionOptions(false),
+          );
+          await this.#options.journal?.flush();
+        }
       }
     }
-    const results = await this.#execute(waiting);
     return toolCalls.map((toolCall, index) => {
       const entry = this.#entries[index] as Entry;
       return entry.result ?? results[entry.position as number] ?? lostResult(toolCall);
@@ -201,57 +196,24 @@ export class RoundCalls {
    */
   async abort(reason: unknown): Promise<ToolResult[]> {
     let results: ToolResult[] = [];
-    if (this.#run !== undefined) {
-      this.#run.cancel(reason);
-      this.#run.end();
-      results = await this.#run.results;
+    const execution = this.#execution;
+    if (execution !== undefined) {
+      execution.dropHeld(notFinishedMessage('the stream broke off'));
+      execution.cancel(reason);
+      execution.end();
+      results = await this.#results(execution);
     }
     return this.#entries.flatMap((entry) => {
       if (entry === undefined) return [];
       if (entry.result !== undefined) return [entry.result];
-      if (entry.position !== undefined && results[entry.position] !== undefined) {
-        return [results[entry.position] as ToolResult];
-      }
-      if (entry.heldAt !== undefined) {
-        return [failedResult(entry.call, 'cancelled', notFinishedMessage('the stream broke off'))];
-      }
-      return [notRunResult(entry.call)];
+      const result = entry.position === undefined ? undefined : results[entry.position];
+      return [result ?? notRunResult(entry.call)];
     });
   }
 
-  /** Remembers the first index that began with `id`. */
-  #claim(index: number, id: unknown): void {
-    if (typeof id !== 'string' || id === '') return;
-    const first = this.#firstIndex.get(id);
-    if (first === undefined || index < first) this.#firstIndex.set(id, index);
-  }
-
-  /** Why safe dispatch holds `call` until the response finishes, or `undefined`. */
-  #holdReason(call: AssistantToolCall): string | undefined {
-    if (!this.#options.safe) return undefined;
-    const tool = this.#options.executor.registry.get(call.name);
-    if (!startsEarly(tool)) {
-      return tool === undefined
-        ? `no loaded tool is named "${call.name}"`
-        : `risk level ${tool.risk_level ?? 'read_only'}`;
-    }
-    if (this.#unsafeIds.size === 0) return undefined;
-    const targets = [
-      ...(Array.isArray(call.depends_on) ? call.depends_on : []),
-      ...findRefs(call.arguments),
-    ];
-    const held = targets.find((target) => this.#unsafeIds.has(target));
-    return held === undefined ? undefined : `depends on held call ${held}`;
-  }
-
-  /** Answers a call the agent never hands over, with its `call-skipped` event. */
+  /** Answers a call the agent never hands over (past the call limit), with its `call-skipped` event. */
   #answer(entry: Entry, result: ToolResult): void {
     entry.result = result;
-    this.#skipped(entry);
-  }
-
-  #skipped(entry: Entry): void {
-    const result = entry.result as ToolResult;
     const { emit, now, runId, round } = this.#options;
     emit?.({
       type: 'call-skipped',
@@ -266,67 +228,42 @@ export class RoundCalls {
     });
   }
 
-  /** Hands one call to the eager run. */
-  #hand(entry: Entry): void {
-    entry.position = this.#handed.length;
-    this.#handed.push(entry);
-    this.#started().add(entry.call);
+  /** Hands one call to the plan execution. */
+  #hand(entry: Entry, execution: PlanExecution): void {
+    entry.position = this.#handed.push(entry) - 1;
+    execution.add(entry.call);
   }
 
-  async #execute(waiting: Entry[]): Promise<ToolResult[]> {
-    if (this.#options.eager) {
-      const { emit, now, runId, round } = this.#options;
-      for (const entry of waiting) {
-        if (entry.heldAt !== undefined) {
-          const at = now();
-          emit?.({
-            type: 'call-released',
-            runId,
-            at,
-            round,
-            callId: entry.call.id,
-            toolName: entry.call.name,
-            heldMs: at - entry.heldAt,
-          });
-        }
-        this.#hand(entry);
-      }
-      if (this.#run === undefined) return [];
-      this.#run.end();
-      return this.#run.results;
+  /** The execution's results, once the journal holds every result it recorded. */
+  async #results(execution: PlanExecution): Promise<ToolResult[]> {
+    const results = await execution.results;
+    await this.#options.journal?.flush();
+    return results;
+  }
+
+  #started(): PlanExecution {
+    this.#execution ??= this.#options.executor.start(this.#executionOptions(this.#options.safe));
+    return this.#execution;
+  }
+
+  /** The plan execution's options: history, events, the journal's hooks, and holds when `hold`. */
+  #executionOptions(hold: boolean): PlanExecutionOptions {
+    const { emit, now, runId, round, signal, history, journal } = this.#options;
+    const options: PlanExecutionOptions = { signal, history, runId };
+    if (emit !== undefined) {
+      options.onEvent = (event: ExecutorEvent) =>
+        emit({ ...event, runId, round, executorAt: event.at, at: now() } as AgentEvent);
     }
-    for (const entry of waiting) {
-      entry.position = this.#handed.length;
-      this.#handed.push(entry);
+    if (hold) options.hold = holdSideEffects;
+    if (journal !== undefined) {
+      options.knownResult = journal.knownResult;
+      options.onResult = journal.onResult;
     }
-    if (this.#handed.length === 0) return [];
-    return this.#options.executor.executeToolCalls(
-      this.#handed.map((entry) => entry.call),
-      this.#runOptions(),
-    );
-  }
-
-  #started(): ExecutionRun {
-    this.#run ??= this.#options.executor.start(this.#runOptions());
-    return this.#run;
-  }
-
-  #runOptions() {
-    const { emit, now, runId, round, signal, history } = this.#options;
-    const onEvent =
-      emit === undefined
-        ? undefined
-        : (event: ExecutorEvent) =>
-            emit({ ...event, runId, round, executorAt: event.at, at: now() } as AgentEvent);
-    return { signal, history, runId, ...(onEvent === undefined ? {} : { onEvent }) };
+    return options;
   }
 }
 
-function failedResult(
-  call: AssistantToolCall,
-  code: 'denied' | 'cancelled' | 'invalid_plan',
-  error: string,
-) {
+function failedResult(call: AssistantToolCall, code: 'denied' | 'cancelled', error: string) {
   const result: ToolResult = {
     call_id: call.id,
     tool_name: call.name,
@@ -346,14 +283,6 @@ function refusedResult(call: AssistantToolCall, limit: number): ToolResult {
     call,
     'denied',
     `Not run: this run allows at most ${limit} tool call${limit === 1 ? '' : 's'}, and that many have been made.`,
-  );
-}
-
-function duplicateResult(call: AssistantToolCall, first: number, index: number): ToolResult {
-  return failedResult(
-    call,
-    'invalid_plan',
-    `Call id "${call.id}" is used twice (calls[${first}] and calls[${index}]); give every call its own id; only the first call with it is run.`,
   );
 }
 

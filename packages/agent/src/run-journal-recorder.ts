@@ -1,3 +1,4 @@
+import type { KnownResultSource, ResultRecorder } from '@mtpx/executor';
 import type { Message, ToolResult, Usage } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
 import type { EagerDispatch } from './eager-dispatch';
@@ -5,6 +6,7 @@ import type { StopReason } from './run/run-output';
 import {
   type JournaledCall,
   type JournaledRun,
+  journalArgumentsHash,
   journalFailed,
   type RunJournal,
 } from './run-journal';
@@ -80,6 +82,21 @@ export class RunJournalRecorder {
   get runId(): string {
     return this.#run.run_id;
   }
+
+  /**
+   * The executor's `knownResult` hook: the result this run had for the same call (id and
+   * arguments) before it was resumed, if any — the call is answered with it, not run again.
+   */
+  readonly knownResult: KnownResultSource = (call) => {
+    const hash = journalArgumentsHash(call.name, call.arguments);
+    return hash === undefined ? undefined : this.finishedResult(call.id, hash);
+  };
+
+  /** The executor's `onResult` hook: each result is journaled as its call finishes. */
+  readonly onResult: ResultRecorder = (call, result) => {
+    const hash = journalArgumentsHash(call.name, call.arguments);
+    if (hash !== undefined) this.recordCall(call.id, hash, result);
+  };
 
   /** The result of a call this run finished before (a resumed run), if any. */
   finishedResult(callId: string, argumentsHash: string): ToolResult | undefined {

@@ -239,3 +239,36 @@ describe('run journal and resume, streamed', () => {
     expect(await firstRun).toMatchObject({ code: 'run_journal_conflict' });
   });
 });
+
+describe('a journaled agent honours the executor’s limits (regression: the journal wrapper dropped them)', () => {
+  /** Arguments of 5 MiB: past the default 4 MiB, within the 8 MiB this executor allows. */
+  const big = 'x'.repeat(5 * 1024 * 1024);
+  const echo = defineTool({
+    name: 'text.length',
+    description: 'The length of a text.',
+    input_schema: { type: 'object', properties: { text: { type: 'string' } } },
+    execute: (args: { text: string }) => args.text.length,
+  });
+
+  it.each(['run', 'stream'] as const)(
+    '%s(): a call within the executor’s limits runs, with a journal as without',
+    async (mode) => {
+      const agent = createAgent({
+        provider: scriptedProvider([
+          { toolCalls: [{ id: 'call_big', name: 'text.length', arguments: { text: big } }] },
+          { text: 'Done.' },
+        ]),
+        tools: [echo],
+        limits: { maxArgumentBytes: 8 * 1024 * 1024 },
+        journal: new InMemoryRunJournal(),
+      });
+      const output =
+        mode === 'run' ? await agent.run('Measure.') : await agent.stream('Measure.').result;
+      expect(output.tool_results[0]).toMatchObject({
+        call_id: 'call_big',
+        success: true,
+        output: big.length,
+      });
+    },
+  );
+});

@@ -1,10 +1,5 @@
-import {
-  type AnyTool,
-  ArgumentValidator,
-  type RetryBackoff,
-  type Toolkit,
-  ToolRegistry,
-} from '@mtpx/executor';
+import { type AnyTool, type RetryBackoff, type Toolkit, ToolRegistry } from '@mtpx/executor';
+import { ArgumentValidator } from '@mtpx/executor/internal';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
 import {
   bullConnection,

@@ -1,10 +1,10 @@
 import {
   type AnyTool,
-  type ArgumentValidator,
   type ToolContext,
   ToolExecutionError,
   type ToolProgress,
 } from '@mtpx/executor';
+import type { ArgumentValidator } from '@mtpx/executor/internal';
 import { isToolOutput, type MediaLists, type ToolCall } from '@mtpx/protocol';
 import type { CallJobData, CallJobResult } from './wire';
 

@@ -63,7 +63,11 @@ export class ToolExecutionError extends MtpxError<string> {
 
 const toolErrorCodes = new Set<string>(ToolErrorCodeSchema.options);
 
-/** `code` when it is a {@link ToolErrorCode}, else `tool_error`. */
+/**
+ * `code` when it is a {@link ToolErrorCode}, else `tool_error`.
+ *
+ * @internal
+ */
 export function toToolErrorCode(code: string): ToolErrorCode {
   return toolErrorCodes.has(code) ? (code as ToolErrorCode) : 'tool_error';
 }

@@ -1,33 +1,29 @@
+// `@mtpx/executor`: what a user of the executor needs. What sibling packages need besides
+// is in `@mtpx/executor/internal`.
 export {
   type CachedResult,
-  cacheKey,
   InMemoryResultCache,
   type InMemoryResultCacheOptions,
   type ResultCache,
 } from './cache/result-cache';
-export { type ArgumentCheck, ArgumentValidator } from './call/argument-validator';
 export { idempotencyKeyOf } from './call/idempotency-key';
 export type { RetryBackoff } from './call/retry-backoff';
-export {
-  callOutOfBounds,
-  DEFAULT_VALUE_LIMITS,
-  outputOutOfBounds,
-  type ValueLimits,
-} from './call/value-limits';
+export type { ValueLimits } from './call/value-limits';
 export {
   ExecutorError,
   type ExecutorErrorCode,
   ToolExecutionError,
   type ToolExecutionErrorOptions,
-  toToolErrorCode,
 } from './errors';
-export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './events/approval-events';
-export { EventChannel, type EventChannelOptions } from './events/event-channel';
 export type {
+  ApprovalRequestedEvent,
+  ApprovalResolvedEvent,
   CacheFailedEvent,
   CallEventBase,
   CallFinishedEvent,
+  CallHeldEvent,
   CallProgressEvent,
+  CallReleasedEvent,
   CallRetriedEvent,
   CallSkippedEvent,
   CallStartedEvent,
@@ -49,19 +45,27 @@ export {
   type RiskPolicyOptions,
   type ToolPolicy,
 } from './policy/risk-policy';
-export type { ExecutionRun, RunHistory, RunOptions } from './run/plan-execution-types';
+export { holdSideEffects } from './policy/side-effect-hold';
 export type { Scheduling } from './run/plan-intake';
+export type {
+  ExecutionRun,
+  HoldRule,
+  KnownResultSource,
+  PlanExecution,
+  PlanExecutionOptions,
+  ResultRecorder,
+  RunHistory,
+  RunOptions,
+} from './run/plan-execution-types';
 export {
   defineTool,
   type InferToolArgs,
-  isZodSchema,
   type Tool,
   type ToolContext,
   type ToolDefinition,
   type ToolDefinitionOptions,
   type ToolInputSchema,
   type ToolProgress,
-  toolSpecOf,
   type ZodSchema,
 } from './tools/define-tool';
 export { ToolRegistry } from './tools/tool-registry';

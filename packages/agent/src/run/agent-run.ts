@@ -11,7 +11,6 @@ import {
 import { serverToolParts } from '@mtpx/protocol/internal';
 import { boundedMessage } from '../bounded-calls';
 import type { AgentEvent } from '../events/agent-events';
-import { journaledExecutor } from '../journaled-executor';
 import { CallBudget, RoundCalls } from '../round-calls';
 import type { JournaledRun } from '../run-journal';
 import type { RunProgress } from '../run-journal-recorder';
@@ -147,10 +146,7 @@ export class AgentRun {
     const { provider, systemPrompt, streaming, maxRounds } = this.#settings;
     const { signal, runId } = this.#request;
     const journal = this.#storage.recorder;
-    const executor =
-      journal === undefined
-        ? this.#settings.executor
-        : journaledExecutor(this.#settings.executor, journal);
+    const { executor } = this.#settings;
     const budget = new CallBudget(this.#settings.toolCallLimit, this.#toolResults.length);
     const toolNames = tools.map((tool) => tool.name);
     for (;;) {
@@ -178,6 +174,7 @@ export class AgentRun {
         eager: streaming && this.#settings.eagerDispatch !== false,
         safe: this.#settings.eagerDispatch === 'safe',
         budget,
+        journal,
         emit: this.#emit,
         now: this.#now,
       });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { EventChannel, type Executor, type Tool } from '@mtpx/executor';
+import type { Executor, Tool } from '@mtpx/executor';
+import { EventChannel } from '@mtpx/executor/internal';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
 import { eagerDispatchMode } from '../eager-dispatch';

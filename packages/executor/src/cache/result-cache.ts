@@ -92,7 +92,11 @@ export class InMemoryResultCache implements ResultCache {
   }
 }
 
-/** The cache key of a call: tool name, a NUL, then the canonical JSON of its arguments. */
+/**
+ * The cache key of a call: tool name, a NUL, then the canonical JSON of its arguments.
+ *
+ * @internal
+ */
 export function cacheKey(toolName: string, canonicalArguments: string): string {
   return `${toolName}\u0000${canonicalArguments}`;
 }

@@ -5,7 +5,11 @@ import type { AnyTool } from '../tools/toolkit';
 import { describeProblems, formatAjvErrors, formatZodIssues } from './argument-errors';
 import { DialectCompiler } from './schema-dialects';
 
-/** The arguments a tool runs with, or why they are rejected. */
+/**
+ * The arguments a tool runs with, or why they are rejected.
+ *
+ * @internal
+ */
 export type ArgumentCheck =
   | { ok: true; value: unknown }
   | { ok: false; message: string; schemaError?: boolean };
@@ -16,6 +20,8 @@ export type ArgumentCheck =
  * the dialect its `$schema` declares (draft-07, 2019-09 or 2020-12; 2020-12 when it
  * declares none or an unknown one); a zod schema parses the arguments itself (its defaults
  * and transforms apply). One instance per executor, so compiled schemas go with it.
+ *
+ * @internal
  */
 export class ArgumentValidator {
   readonly #compiler = new DialectCompiler();

@@ -1,4 +1,4 @@
-import { isJsonObject } from '@mtpx/protocol';
+import { type AssistantToolCall, isJsonObject } from '@mtpx/protocol';
 import { DEFAULT_JSON_MAX_DEPTH, measureJson } from '@mtpx/protocol/internal';
 import { ExecutorError } from '../errors';
 
@@ -24,7 +24,11 @@ export interface ResolvedValueLimits {
   readonly maxOutputBytes: number;
 }
 
-/** The limits used when none are given. */
+/**
+ * The limits used when none are given.
+ *
+ * @internal
+ */
 export const DEFAULT_VALUE_LIMITS: ResolvedValueLimits = {
   maxDepth: DEFAULT_JSON_MAX_DEPTH,
   maxArgumentBytes: 4 * 1024 * 1024,
@@ -50,6 +54,8 @@ export function resolveValueLimits(limits: ValueLimits | undefined): ResolvedVal
  * Why an untrusted call (as given to the executor) is out of bounds, or `undefined`: its
  * `arguments` past the depth or size limit (or holding what JSON cannot carry), or a
  * `depends_on` that is not a short flat list. Shape problems are left to validation.
+ *
+ * @internal
  */
 export function callOutOfBounds(
   call: unknown,
@@ -70,7 +76,11 @@ export function callOutOfBounds(
   return undefined;
 }
 
-/** Why a tool's output is out of bounds, or `undefined`. */
+/**
+ * Why a tool's output is out of bounds, or `undefined`.
+ *
+ * @internal
+ */
 export function outputOutOfBounds(
   output: unknown,
   limits: ResolvedValueLimits = DEFAULT_VALUE_LIMITS,
@@ -89,5 +99,30 @@ export function standInFor(input: unknown): { id?: string; name?: string; argume
     ...(typeof call.id === 'string' ? { id: call.id } : {}),
     ...(typeof call.name === 'string' ? { name: call.name } : {}),
     arguments: {},
+  };
+}
+
+/**
+ * A model's call as a caller may keep and pass on (internal; the agent keeps it in the
+ * conversation): the call itself when it is within `limits`, otherwise a stand-in with
+ * the same id and name, no arguments, and an `arguments_error` saying why — which the
+ * executor answers `invalid_arguments` without running anything. Checked by the same
+ * iterative walk as every call the executor is given, so the two can never disagree.
+ *
+ * @internal
+ */
+export function boundedToolCall(
+  call: AssistantToolCall,
+  limits: ResolvedValueLimits = DEFAULT_VALUE_LIMITS,
+): AssistantToolCall {
+  const problem = callOutOfBounds(call, limits);
+  if (problem === undefined) return call;
+  const standIn = standInFor(typeof call === 'object' && call !== null ? call : {});
+  return {
+    id: standIn.id ?? '',
+    name: standIn.name ?? '',
+    arguments: {},
+    depends_on: [],
+    arguments_error: problem,
   };
 }

@@ -1,6 +1,10 @@
 import { ExecutorError } from '../errors';
 
-/** How an {@link EventChannel} reports a second consumer. */
+/**
+ * How an {@link EventChannel} reports a second consumer.
+ *
+ * @internal
+ */
 export interface EventChannelOptions {
   /**
    * The error thrown when the channel is iterated a second time. Default: an
@@ -27,6 +31,8 @@ export interface EventChannelOptions {
  * channel.close();
  * for await (const event of channel) console.log(event); // call-started, call-finished
  * ```
+ *
+ * @internal
  */
 export class EventChannel<T> implements AsyncIterable<T> {
   readonly #alreadyIterated: () => Error;

@@ -5,6 +5,8 @@ import type { AnyTool } from '../tools/toolkit';
  * True when a call to `tool` may start before the response that made it has finished:
  * the tool says so (`eager`), or, by default, it is `read_only`. A tool that is not
  * loaded waits.
+ *
+ * @internal
  */
 export function startsEarly(tool: AnyTool | undefined): boolean {
   if (tool === undefined) return false; // unknown (or not loaded yet): it waits

@@ -135,6 +135,7 @@ export class Execution extends Scheduler implements PlanExecution {
         });
       }
       this.#link(node, planned);
+      this.pump(); // each starts before the next is released, as if added now
     }
     if (this.#ended) {
       // Released after `end()`: what they wait for can no longer arrive.

@@ -106,7 +106,11 @@ export interface Tool<TArgs = JsonObject> extends ToolSpec {
   execute(args: TArgs, context: ToolContext): unknown;
 }
 
-/** True for zod 4 schemas (classic or mini). */
+/**
+ * True for zod 4 schemas (classic or mini).
+ *
+ * @internal
+ */
 export function isZodSchema(value: unknown): value is ZodSchema {
   return typeof value === 'object' && value !== null && '_zod' in value;
 }
@@ -177,7 +181,11 @@ export function defineTool<TSchema extends ToolInputSchema, TArgs = InferToolArg
   return tool;
 }
 
-/** The ToolSpec of a tool: what a provider sends the model (no function, no runtime options). */
+/**
+ * The ToolSpec of a tool: what a provider sends the model (no function, no runtime options).
+ *
+ * @internal
+ */
 export function toolSpecOf(tool: Tool<never>): ToolSpec {
   const spec: ToolSpec = {
     name: tool.name,
