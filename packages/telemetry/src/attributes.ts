@@ -68,7 +68,7 @@ export function usageAttributes(usage: unknown): Attributes {
 }
 
 /** The primitive fields of an unknown event, as attributes of a span event (`mtpx.event.*`). */
-export function primitiveAttributes(event: Record<string, unknown>): Attributes {
+export function primitiveAttributes(event: object): Attributes {
   const attributes: Attributes = {};
   for (const [key, value] of Object.entries(event)) {
     if (key === 'type' || key === 'at') continue;

@@ -1,12 +1,18 @@
-import type {
-  AgentEvent,
-  RoundFinishedEvent,
-  RunFailedEvent,
-  RunStartedEvent,
-  ToolCallReadyEvent,
+import {
+  type AgentEvent,
+  type CallView,
+  callViewOf,
+  createRunView,
+  type RoundFinishedEvent,
+  type RunFailedEvent,
+  type RunStartedEvent,
+  type RunView,
+  type RunViewEvent,
+  reduceRunView,
+  type UnknownEvent,
+  unknownEvent,
 } from '@mtpx/agent';
 import type { CallFinishedEvent, CallSkippedEvent } from '@mtpx/executor';
-import { findRefs } from '@mtpx/protocol';
 import {
   type Context,
   context as contextApi,
@@ -18,6 +24,7 @@ import {
   trace,
 } from '@opentelemetry/api';
 import { ATTRIBUTES as A, contentText, primitiveAttributes, usageAttributes } from './attributes';
+import { outputMessage, progressAttributes, runSpanAttributes } from './span-attributes';
 
 /** What a run's trace needs to know from the handler's options. */
 export interface RunTraceSettings {
@@ -27,34 +34,26 @@ export interface RunTraceSettings {
   parent: Context;
 }
 
-interface CallState {
-  callId: string;
-  toolName: string;
-  readyAt?: number;
-  references: string[];
-  arguments?: unknown;
-  span?: Span;
-  attempts: number;
-  heldReason?: string;
-  startAt?: number;
+/** A call's span and where it began on the run's clock. */
+interface ToolSpan {
+  span: Span;
+  startAt: number;
 }
 
 interface ChatState {
   span: Span;
-  round: number;
-  startAt: number;
   /**
    * Tool spans done before the model call is: ended when the round ends, once the model's
    * end is known, so each can say whether it started while the model was still writing.
    */
-  pending: Array<{ call: CallState; endAt: number }>;
+  pending: Array<{ tool: ToolSpan; endAt: number }>;
 }
 
 /**
- * The spans of one run, made from its events as they come: the `invoke_agent` span for
- * the run, a `chat` span for each model call, an `execute_tool` span for each call with a
- * link to every call its `$ref`s name. Times are the events' own (`at` on the run's
- * clock), so the spans line up with the Inspector's timeline.
+ * The spans of one run, drawn from the agent's run view as its events come: the
+ * `invoke_agent` span for the run, a `chat` span for each model call, an `execute_tool`
+ * span for each call with a link to every call its `$ref`s name. Times are the events' own
+ * (`at` on the run's clock), so the spans line up with the Inspector's timeline.
  */
 export class RunTrace {
   readonly #settings: RunTraceSettings;
@@ -62,15 +61,15 @@ export class RunTrace {
   readonly #origin: number;
   readonly #runSpan: Span | undefined;
   readonly #runContext: Context;
-  readonly #calls = new Map<string, CallState>();
+  /** Tool spans by round and call id. */
+  readonly #tools = new Map<string, ToolSpan>();
+  #view: RunView = createRunView();
   #chat: ChatState | undefined;
-  #provider = '';
 
   /** True when the trace has an `invoke_agent` span (it began with `run-started`). */
   get hasRunSpan(): boolean {
     return this.#runSpan !== undefined;
   }
-  #model = '';
 
   constructor(settings: RunTraceSettings, first: { at: number }, started?: RunStartedEvent) {
     this.#settings = settings;
@@ -79,30 +78,12 @@ export class RunTrace {
       this.#runContext = settings.parent;
       return;
     }
-    this.#provider = started.provider;
-    this.#model = started.model;
     const span = settings.tracer.startSpan(
       started.agentName === undefined ? 'invoke_agent' : `invoke_agent ${started.agentName}`,
       {
         kind: SpanKind.INTERNAL,
         startTime: this.#time(started.at),
-        attributes: {
-          [A.operationName]: 'invoke_agent',
-          [A.providerName]: started.provider,
-          [A.requestModel]: started.model,
-          [A.runId]: started.runId,
-          [A.streaming]: started.streaming,
-          [A.eagerDispatch]: started.eagerDispatch,
-          ...(started.agentName === undefined ? {} : { [A.agentName]: started.agentName }),
-          ...(started.sessionId === undefined ? {} : { [A.conversationId]: started.sessionId }),
-          ...(settings.captureContent
-            ? {
-                [A.inputMessages]: contentText([
-                  { role: 'user', parts: [{ type: 'text', content: started.input }] },
-                ]),
-              }
-            : {}),
-        },
+        attributes: runSpanAttributes(started, settings.captureContent),
       },
       settings.parent,
     );
@@ -114,136 +95,141 @@ export class RunTrace {
     return this.#origin + at;
   }
 
-  #call(callId: string, toolName = ''): CallState {
-    let call = this.#calls.get(callId);
-    if (call === undefined) {
-      call = { callId, toolName, references: [], attempts: 0 };
-      this.#calls.set(callId, call);
-    }
-    if (toolName !== '') call.toolName = toolName;
-    return call;
+  #callOf(event: { callId: string; round?: number }): CallView | undefined {
+    return callViewOf(this.#view, event.callId, event.round);
+  }
+
+  #toolOf(event: { callId: string; round?: number }): ToolSpan | undefined {
+    const call = this.#callOf(event);
+    return call === undefined ? undefined : this.#tools.get(`${call.round} ${call.id}`);
   }
 
   /** Turns one event into span work; returns true once the run is over. */
-  handle(event: AgentEvent | { type: string; at: number; [key: string]: unknown }): boolean {
-    const known = event as AgentEvent;
-    switch (known.type) {
-      case 'run-started':
-        return false;
+  handle(input: RunViewEvent): boolean {
+    this.#view = reduceRunView(this.#view, input);
+    const event = input as AgentEvent;
+    switch (event.type) {
       case 'round-started':
-        this.#startChat(known.round, known.at);
-        return false;
-      case 'tool-call-ready':
-        this.#ready(known);
+        this.#startChat(event.round, event.at);
         return false;
       case 'call-started':
-        this.#startTool(known.callId, known.toolName, known.at);
+        this.#startTool(event, event.at);
         return false;
-      case 'call-retried': {
-        const call = this.#call(known.callId, known.toolName);
-        call.attempts = known.attempt + 1;
-        call.span?.addEvent(
+      case 'call-retried':
+        this.#toolOf(event)?.span.addEvent(
           'mtpx.tool.retry',
-          { [A.attempt]: known.attempt, 'mtpx.tool.retry.delay_ms': known.delayMs },
-          this.#time(known.at),
+          { [A.attempt]: event.attempt, 'mtpx.tool.retry.delay_ms': event.delayMs },
+          this.#time(event.at),
         );
         return false;
-      }
       case 'call-progress':
         // MCP input rounds and tool progress arrive here.
-        this.#call(known.callId, known.toolName).span?.addEvent(
+        this.#toolOf(event)?.span.addEvent(
           'mtpx.tool.progress',
-          {
-            ...(known.progress.message === undefined
-              ? {}
-              : { 'mtpx.progress.message': known.progress.message }),
-            ...(known.progress.completed === undefined
-              ? {}
-              : { 'mtpx.progress.completed': known.progress.completed }),
-            ...(known.progress.total === undefined
-              ? {}
-              : { 'mtpx.progress.total': known.progress.total }),
-          },
-          this.#time(known.at),
+          progressAttributes(event.progress),
+          this.#time(event.at),
         );
         return false;
       case 'call-finished':
-        this.#finishTool(known);
+        this.#finishTool(event);
         return false;
       case 'call-skipped':
-        this.#skipTool(known);
+        this.#skipTool(event);
+        return false;
+      case 'call-held':
+      case 'call-released':
+      case 'approval-requested':
+      case 'approval-resolved':
+        this.#callEvent(event);
+        return false;
+      case 'server-tool-used':
+        if (this.#chat !== undefined)
+          this.#chat.span.addEvent(
+            'mtpx.server-tool-used',
+            primitiveAttributes(event),
+            this.#time(event.at),
+          );
+        else this.#runEvent(event);
         return false;
       case 'round-finished':
-        this.#finishChat(known);
+        this.#finishChat(event);
         return false;
       case 'run-finished':
       case 'run-cancelled': {
-        const { output } = known;
-        this.#closeOpen(known.at, known.type === 'run-cancelled' ? 'cancelled' : undefined);
+        const { output } = event;
+        const cancelled = event.type === 'run-cancelled';
+        this.#closeOpen(event.at, cancelled ? 'cancelled' : undefined);
         this.#runSpan?.setAttributes({
           ...usageAttributes(output.usage),
-          [A.stopReason]: output.stop_reason,
+          [A.stopReason]: this.#view.stopReason ?? output.stopReason,
           [A.rounds]: output.rounds,
         });
-        if (known.type === 'run-cancelled') {
+        if (cancelled) {
           this.#runSpan?.setAttribute(A.errorType, 'cancelled');
           this.#runSpan?.setStatus({ code: SpanStatusCode.ERROR, message: 'cancelled' });
         }
-        this.#runSpan?.end(this.#time(known.at));
+        this.#runSpan?.end(this.#time(event.at));
         return true;
       }
       case 'run-failed':
-        this.#failRun(known);
+        this.#failRun(event);
         return true;
+      // The run view holds what these say; no span changes with them.
+      case 'run-started':
+      case 'tool-call-ready':
       case 'text-delta':
+      case 'reasoning-delta':
       case 'tool-call-delta':
       case 'plan-started':
       case 'plan-finished':
       case 'cache-failed':
         return false;
-      default:
-        this.#other(event as { type: string; at: number; [key: string]: unknown });
+      default: {
+        const other = unknownEvent(event);
+        if (typeof other.callId === 'string')
+          this.#callEvent(other as UnknownEvent & { callId: string });
+        else this.#runEvent(other);
         return false;
+      }
     }
   }
 
   #startChat(round: number, at: number): void {
+    const model = this.#view.model ?? '';
     const span = this.#settings.tracer.startSpan(
-      this.#model === '' ? 'chat' : `chat ${this.#model}`,
+      model === '' ? 'chat' : `chat ${model}`,
       {
         kind: SpanKind.CLIENT,
         startTime: this.#time(at),
         attributes: {
           [A.operationName]: 'chat',
-          [A.providerName]: this.#provider,
-          [A.requestModel]: this.#model,
+          [A.providerName]: this.#view.provider ?? '',
+          [A.requestModel]: model,
           [A.round]: round,
         },
       },
       this.#runContext,
     );
-    this.#chat = { span, round, startAt: at, pending: [] };
+    this.#chat = { span, pending: [] };
   }
 
-  #ready(event: ToolCallReadyEvent): void {
-    const call = this.#call(event.call.id, event.call.name);
-    call.readyAt = event.at;
-    call.arguments = event.call.arguments;
-    call.references = [...new Set([...findRefs(event.call.arguments), ...event.call.depends_on])];
-  }
-
-  #startTool(callId: string, toolName: string, at: number): Span {
-    const call = this.#call(callId, toolName);
-    if (call.span !== undefined) return call.span;
+  /** The call's span, started now when it has none (a call finished or skipped unstarted). */
+  #startTool(event: { callId: string; toolName: string; round?: number }, at: number): ToolSpan {
+    const call = this.#callOf(event);
+    const key = `${call?.round} ${event.callId}`;
+    const started = this.#tools.get(key);
+    if (started !== undefined) return started;
+    const references = call?.references ?? [];
     const links: Link[] = [];
-    for (const reference of call.references) {
-      const target = this.#calls.get(reference)?.span;
-      if (target !== undefined)
-        links.push({ context: target.spanContext(), attributes: { [A.linkKind]: '$ref' } });
+    for (const reference of references) {
+      const target = callViewOf(this.#view, reference, call?.round);
+      const span = target && this.#tools.get(`${target.round} ${target.id}`)?.span;
+      if (span !== undefined)
+        links.push({ context: span.spanContext(), attributes: { [A.linkKind]: '$ref' } });
     }
-    call.attempts = Math.max(call.attempts, 1);
-    call.startAt = at;
-    call.span = this.#settings.tracer.startSpan(
+    const { toolName, callId } = event;
+    const args = call?.call?.arguments;
+    const span = this.#settings.tracer.startSpan(
       toolName === '' ? 'execute_tool' : `execute_tool ${toolName}`,
       {
         kind: SpanKind.INTERNAL,
@@ -254,25 +240,26 @@ export class RunTrace {
           [A.toolName]: toolName,
           [A.toolType]: 'function',
           [A.toolCallId]: callId,
-          ...(call.references.length > 0 ? { [A.references]: call.references } : {}),
-          ...(call.readyAt === undefined ? {} : { [A.waitMs]: Math.max(0, at - call.readyAt) }),
-          ...(call.heldReason === undefined ? {} : { [A.heldReason]: call.heldReason }),
-          ...(this.#settings.captureContent && call.arguments !== undefined
-            ? { [A.toolCallArguments]: contentText(call.arguments) }
+          ...(references.length > 0 ? { [A.references]: references } : {}),
+          ...(call?.readyAt === undefined ? {} : { [A.waitMs]: Math.max(0, at - call.readyAt) }),
+          ...(call?.heldReason === undefined ? {} : { [A.heldReason]: call.heldReason }),
+          ...(this.#settings.captureContent && args !== undefined
+            ? { [A.toolCallArguments]: contentText(args) }
             : {}),
         },
       },
       this.#runContext,
     );
-    return call.span;
+    const tool = { span, startAt: at };
+    this.#tools.set(key, tool);
+    return tool;
   }
 
   #finishTool(event: CallFinishedEvent): void {
-    const call = this.#call(event.callId, event.toolName);
-    const span = this.#startTool(event.callId, event.toolName, event.at - event.durationMs);
+    const tool = this.#startTool(event, event.at - event.durationMs);
     const outcome = event.success ? (event.cached ? 'cached' : 'success') : 'error';
-    span.setAttributes({
-      [A.attempt]: Math.max(call.attempts, 1),
+    tool.span.setAttributes({
+      [A.attempt]: Math.max(this.#callOf(event)?.attempts ?? 0, 1),
       [A.cached]: event.cached,
       [A.outcome]: outcome,
       ...(event.approval === undefined ? {} : { [A.approval]: event.approval }),
@@ -286,36 +273,30 @@ export class RunTrace {
         : {}),
     });
     if (!event.success)
-      span.setStatus({ code: SpanStatusCode.ERROR, message: event.errorCode ?? 'tool_error' });
-    this.#endTool(call, event.at);
-  }
-
-  #endTool(call: CallState, at: number): void {
-    if (this.#chat !== undefined) this.#chat.pending.push({ call, endAt: at });
-    else call.span?.end(this.#time(at));
+      tool.span.setStatus({ code: SpanStatusCode.ERROR, message: event.errorCode ?? 'tool_error' });
+    this.#endTool(tool, event.at);
   }
 
   #skipTool(event: CallSkippedEvent): void {
-    const call = this.#call(event.callId, event.toolName);
-    const span = this.#startTool(event.callId, event.toolName, event.at);
-    span.setAttributes({
+    const tool = this.#startTool(event, event.at);
+    tool.span.setAttributes({
       [A.attempt]: 0,
       [A.cached]: false,
       [A.outcome]: 'skipped',
       [A.errorType]: event.errorCode,
     });
-    span.setStatus({ code: SpanStatusCode.ERROR, message: event.errorCode });
-    call.attempts = 0;
-    this.#endTool(call, event.at);
+    tool.span.setStatus({ code: SpanStatusCode.ERROR, message: event.errorCode });
+    this.#endTool(tool, event.at);
+  }
+
+  #endTool(tool: ToolSpan, at: number): void {
+    if (this.#chat !== undefined) this.#chat.pending.push({ tool, endAt: at });
+    else tool.span.end(this.#time(at));
   }
 
   #finishChat(event: RoundFinishedEvent): void {
     const chat = this.#chat;
     if (chat === undefined) return;
-    this.#endChat(chat, event);
-  }
-
-  #endChat(chat: ChatState, event: RoundFinishedEvent): void {
     chat.span.setAttributes({
       [A.responseFinishReasons]: [event.finishReason],
       ...usageAttributes(event.usage),
@@ -323,12 +304,13 @@ export class RunTrace {
         ? { [A.outputMessages]: contentText([outputMessage(event)]) }
         : {}),
     });
-    const modelEnd = chat.startAt + event.modelMs;
+    const round = this.#view.rounds.find((candidate) => candidate.round === event.round);
+    const modelEnd = round?.modelEndAt ?? event.at;
     chat.span.end(this.#time(modelEnd));
     this.#chat = undefined;
-    for (const { call, endAt } of chat.pending) {
-      call.span?.setAttribute(A.startedDuringStream, (call.startAt ?? modelEnd) < modelEnd);
-      call.span?.end(this.#time(endAt));
+    for (const { tool, endAt } of chat.pending) {
+      tool.span.setAttribute(A.startedDuringStream, tool.startAt < modelEnd);
+      tool.span.end(this.#time(endAt));
     }
   }
 
@@ -340,14 +322,14 @@ export class RunTrace {
         this.#chat.span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
       }
       this.#chat.span.end(this.#time(at));
-      for (const { call, endAt } of this.#chat.pending) call.span?.end(this.#time(endAt));
+      for (const { tool, endAt } of this.#chat.pending) tool.span.end(this.#time(endAt));
       this.#chat = undefined;
     }
-    for (const call of this.#calls.values()) {
-      if (call.span === undefined || !call.span.isRecording()) continue;
-      call.span.setAttribute(A.errorType, reason ?? 'unfinished');
-      call.span.setStatus({ code: SpanStatusCode.ERROR, message: reason ?? 'unfinished' });
-      call.span.end(this.#time(at));
+    for (const { span } of this.#tools.values()) {
+      if (!span.isRecording()) continue;
+      span.setAttribute(A.errorType, reason ?? 'unfinished');
+      span.setStatus({ code: SpanStatusCode.ERROR, message: reason ?? 'unfinished' });
+      span.end(this.#time(at));
     }
   }
 
@@ -362,46 +344,33 @@ export class RunTrace {
   }
 
   /**
-   * Events of other branches and later versions: approvals, held calls and server-side
-   * tools by name; anything else as a span event on the run's span, its primitive fields kept.
+   * Held calls, approvals, and calls' events of later versions: a span event on the call's
+   * span once it has one (approval answers as attributes too), on the run's before.
    */
-  #other(event: { type: string; at: number; [key: string]: unknown }): void {
-    const time = this.#time(typeof event.at === 'number' ? event.at : 0);
-    const callId = typeof event.callId === 'string' ? event.callId : undefined;
-    if (callId !== undefined) {
-      const call = this.#call(callId, typeof event.toolName === 'string' ? event.toolName : '');
-      if (event.type === 'call-held' && typeof event.reason === 'string')
-        call.heldReason = event.reason;
-      if (event.type === 'approval-resolved') {
-        call.span?.setAttributes({
-          ...(typeof event.approved === 'boolean' ? { [A.approved]: event.approved } : {}),
-          ...(typeof event.waitMs === 'number' ? { [A.approvalWaitMs]: event.waitMs } : {}),
-        });
-      }
-      if (call.span !== undefined) {
-        call.span.addEvent(`mtpx.${event.type}`, primitiveAttributes(event), time);
-        return;
-      }
-    }
-    if (event.type === 'server-tool-used' && this.#chat !== undefined) {
-      this.#chat.span.addEvent('mtpx.server-tool-used', primitiveAttributes(event), time);
-      return;
-    }
-    if (event.type === 'reasoning-delta') return;
+  #callEvent(event: (AgentEvent | UnknownEvent) & { callId: string }): void {
+    const tool = this.#toolOf(event as { callId: string; round?: number });
+    if (event.type === 'approval-resolved')
+      tool?.span.setAttributes({
+        ...(typeof event.approved === 'boolean' ? { [A.approved]: event.approved } : {}),
+        ...(typeof event.waitMs === 'number' ? { [A.approvalWaitMs]: event.waitMs } : {}),
+      });
+    if (tool === undefined) this.#runEvent(event);
+    else
+      tool.span.addEvent(`mtpx.${event.type}`, primitiveAttributes(event), this.#eventTime(event));
+  }
+
+  /** An event as a span event on the run's span (the model call's, without a run span), its primitive fields kept. */
+  #runEvent(event: AgentEvent | UnknownEvent): void {
     (this.#runSpan ?? this.#chat?.span)?.addEvent(
       `mtpx.${event.type}`,
       primitiveAttributes(event),
-      time,
+      this.#eventTime(event),
     );
   }
-}
 
-function outputMessage(event: RoundFinishedEvent): unknown {
-  const parts: unknown[] = [];
-  if (event.message.content) parts.push({ type: 'text', content: event.message.content });
-  for (const call of event.message.tool_calls ?? [])
-    parts.push({ type: 'tool_call', id: call.id, name: call.name, arguments: call.arguments });
-  return { role: 'assistant', parts, finish_reason: event.finishReason };
+  #eventTime(event: { at?: unknown }): number {
+    return this.#time(typeof event.at === 'number' ? event.at : 0);
+  }
 }
 
 /** The active context now (the parent of runs that start without one given). */
