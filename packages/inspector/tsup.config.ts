@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { defineConfig } from 'tsup';
 import { packageTsupEntry } from '../../tsup.shared.ts';
 
@@ -21,5 +22,14 @@ export default defineConfig([
     dts: false,
     clean: true,
     outExtension: () => ({ js: '.js' }),
+    // The page folds events with @mtpx/agent/run-view, which needs protocol's reference
+    // helpers but none of its zod schemas: bundled from protocol's modules (side-effect
+    // free), the schemas and zod drop out (34 KB instead of 490 KB).
+    esbuildOptions(options) {
+      options.alias = {
+        '@mtpx/protocol/internal': join(import.meta.dirname, '../protocol/src/internal.ts'),
+        '@mtpx/protocol': join(import.meta.dirname, '../protocol/src/index.ts'),
+      };
+    },
   },
 ]);

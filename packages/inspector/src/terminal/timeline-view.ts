@@ -1,27 +1,18 @@
-import type { AgentEvent } from '@mtpx/agent';
-import type { JsonValue, ToolResult } from '@mtpx/protocol';
+import {
+  type AgentEvent,
+  type CallView,
+  callViewOf,
+  createRunView,
+  type RunView,
+  reduceRunView,
+  unknownEvent,
+} from '@mtpx/agent';
+import type { JsonValue } from '@mtpx/protocol';
 import { formatSpan } from './durations';
-import { formatCall, formatMs, formatValue, referencedIds } from './format';
+import { formatCall, formatMs, formatValue } from './format';
 import { drawGantt, type GanttRow } from './gantt';
 import { visibleLength } from './line-wrap';
 import { shorten, type TimelineOutput } from './terminal-output';
-
-interface CallRecord {
-  id: string;
-  name: string;
-  args: JsonValue;
-  readyAt?: number;
-  startAt?: number;
-  endAt?: number;
-  result?: ToolResult;
-  flags: string[];
-}
-
-interface RoundRecord {
-  round: number;
-  startAt: number;
-  calls: Map<string, CallRecord>;
-}
 
 /** How the timeline is laid out. */
 export interface TimelineOptions {
@@ -46,9 +37,7 @@ const EVENT_HANG = 26;
 export class TimelineView {
   readonly #terminal: TimelineOutput;
   readonly #options: TimelineOptions;
-  #round: RoundRecord | undefined;
-  #callCount = 0;
-  #toolRounds = 0;
+  #view: RunView = createRunView();
 
   constructor(terminal: TimelineOutput, options: TimelineOptions) {
     this.#terminal = terminal;
@@ -59,18 +48,13 @@ export class TimelineView {
     return this.#terminal.colors.dim(formatMs(at).padStart(9));
   }
 
-  #call(id: string): CallRecord {
-    const round = this.#round as RoundRecord;
-    let record = round.calls.get(id);
-    if (record === undefined) {
-      record = { id, name: '?', args: null, flags: [] };
-      round.calls.set(id, record);
-    }
-    return record;
+  #call(event: { callId: string; round?: number }): CallView | undefined {
+    return callViewOf(this.#view, event.callId, event.round);
   }
 
-  /** Renders one event. */
+  /** Renders one event, drawn from the agent's run view. */
   handle(event: AgentEvent): void {
+    this.#view = reduceRunView(this.#view, event);
     const { colors } = this.#terminal;
     switch (event.type) {
       case 'run-started':
@@ -80,7 +64,6 @@ export class TimelineView {
         );
         return;
       case 'round-started':
-        this.#round = { round: event.round, startAt: event.at, calls: new Map() };
         this.#terminal.line();
         this.#terminal.line(
           `${colors.bold(colors.magenta(`round ${event.round}`))}  ${colors.dim(`model call with ${event.messageCount} messages and ${event.tools.length} tools`)}`,
@@ -92,23 +75,19 @@ export class TimelineView {
         );
         return;
       case 'tool-call-ready': {
-        const record = this.#call(event.call.id);
-        record.name = event.call.name;
-        record.args = event.call.arguments as JsonValue;
-        record.readyAt = event.at;
-        const waits = referencedIds(record.args);
+        const call = this.#call({ callId: event.call.id, round: event.round });
+        const needs = call?.references ?? [];
         this.#terminal.line(
-          `${this.#at(event.at)}  ${colors.cyan('ready')}  ${colors.bold(event.call.id.padEnd(8))}${formatCall(event.call.name, record.args)}${waits.length > 0 ? colors.dim(`  needs ${waits.join(', ')}`) : ''}${event.refused ? colors.red('  refused: over the tool call limit') : ''}`,
+          `${this.#at(event.at)}  ${colors.cyan('ready')}  ${colors.bold(event.call.id.padEnd(8))}${formatCall(event.call.name, event.call.arguments as JsonValue)}${needs.length > 0 ? colors.dim(`  needs ${needs.join(', ')}`) : ''}${event.refused ? colors.red('  refused: over the tool call limit') : ''}`,
           EVENT_HANG,
         );
         return;
       }
       case 'call-started': {
-        const record = this.#call(event.callId);
-        record.startAt = event.at;
-        const needs = referencedIds(record.args);
-        if (record.readyAt !== undefined && needs.length > 0) {
-          const waited = `waited ${formatMs(event.at - record.readyAt)} for ${needs.join(', ')}`;
+        const call = this.#call(event);
+        const needs = call?.references ?? [];
+        if (call?.readyAt !== undefined && needs.length > 0) {
+          const waited = `waited ${formatMs(event.at - call.readyAt)} for ${needs.join(', ')}`;
           this.#terminal.line(
             `${this.#at(event.at)}  ${colors.blue('start')}  ${colors.bold(event.callId.padEnd(8))}${colors.dim(waited)}`,
             EVENT_HANG,
@@ -123,15 +102,10 @@ export class TimelineView {
         );
         return;
       case 'call-finished': {
-        const record = this.#call(event.callId);
-        record.endAt = event.at;
-        record.startAt ??= event.at - event.durationMs;
-        record.result = event.result;
-        if (event.cached) record.flags.push('cached');
-        if (event.approval === 'ask' && event.success) record.flags.push('approved');
-        if (event.errorCode === 'denied') record.flags.push('denied');
-        if (event.errorCode === 'approval_required') record.flags.push('needs approval');
-        const flags = record.flags.map((flag) => colors.yellow(`[${flag}]`)).join(' ');
+        const call = this.#call(event);
+        const flags = (call === undefined ? [] : flagsOf(call))
+          .map((flag) => colors.yellow(`[${flag}]`))
+          .join(' ');
         const outcome = event.success
           ? `→ ${formatValue(event.result.output, 48)}`
           : colors.red(`✗ ${event.errorCode ?? 'error'}: ${shorten(event.result.error ?? '', 80)}`);
@@ -141,37 +115,36 @@ export class TimelineView {
         );
         return;
       }
-      case 'call-skipped': {
-        const record = this.#call(event.callId);
-        record.endAt = undefined;
-        record.startAt ??= event.at;
-        record.result = event.result;
-        record.flags.push('skipped');
+      case 'call-skipped':
         this.#terminal.line(
           `${this.#at(event.at)}  ${colors.yellow('skip ')}  ${colors.bold(event.callId.padEnd(8))}${colors.yellow(`[skipped] ${event.errorCode}: ${shorten(event.error, 80)}`)}`,
           EVENT_HANG,
         );
         return;
-      }
       case 'round-finished':
         this.#roundFinished(event);
         return;
       case 'run-finished': {
         const { output } = event;
+        const view = this.#view;
+        const toolRounds = view.rounds.filter(
+          (round) => round.endAt !== undefined && round.calls.length > 0,
+        );
+        const callCount = toolRounds.reduce((sum, round) => sum + round.calls.length, 0);
         this.#terminal.line();
         this.#terminal.line(
-          `${this.#terminal.label('answer', colors.green)}${colors.bold(output.final_text || '(none)')}`,
+          `${this.#terminal.label('answer', colors.green)}${colors.bold(view.finalText || '(none)')}`,
         );
         const tokens =
           output.usage.totalTokens > 0
             ? `${output.usage.totalTokens} tokens (${output.usage.inputTokens} in, ${output.usage.outputTokens} out)`
             : 'no token counts (the scripted model reports none)';
         this.#terminal.line(
-          `${this.#terminal.label('usage')}${output.rounds} model call${output.rounds === 1 ? '' : 's'} · ${this.#toolRounds} tool round${this.#toolRounds === 1 ? '' : 's'} · ${this.#callCount} tool calls · ${tokens} · ${formatMs(event.durationMs)}`,
+          `${this.#terminal.label('usage')}${output.rounds} model call${output.rounds === 1 ? '' : 's'} · ${toolRounds.length} tool round${toolRounds.length === 1 ? '' : 's'} · ${callCount} tool calls · ${tokens} · ${formatMs(event.durationMs)}`,
         );
-        if (output.stop_reason !== 'final')
+        if (view.stopReason !== 'final')
           this.#terminal.line(
-            `${this.#terminal.label('stopped', colors.yellow)}${output.stop_reason}${output.refusal ? `: ${shorten(output.refusal, 120)}` : ''}`,
+            `${this.#terminal.label('stopped', colors.yellow)}${view.stopReason}${output.refusal ? `: ${shorten(output.refusal, 120)}` : ''}`,
           );
         return;
       }
@@ -186,7 +159,21 @@ export class TimelineView {
           `${this.#terminal.label('failed', colors.red)}round ${event.round}${event.code ? ` · ${event.code}` : ''}`,
         );
         return;
+      // In the view (and on the chart), without a line of their own.
+      case 'text-delta':
+      case 'reasoning-delta':
+      case 'tool-call-delta':
+      case 'call-held':
+      case 'call-released':
+      case 'plan-started':
+      case 'call-progress':
+      case 'approval-requested':
+      case 'approval-resolved':
+      case 'cache-failed':
+      case 'plan-finished':
+        return;
       default:
+        unknownEvent(event);
         return;
     }
   }
@@ -202,7 +189,7 @@ export class TimelineView {
 
   #roundFinished(event: Extract<AgentEvent, { type: 'round-finished' }>): void {
     const { colors } = this.#terminal;
-    const round = this.#round;
+    const round = this.#view.rounds.find((candidate) => candidate.round === event.round);
     if (round === undefined) return;
     const text = typeof event.message.content === 'string' ? event.message.content.trim() : '';
     if (event.reasoning !== undefined) {
@@ -210,7 +197,7 @@ export class TimelineView {
         `${this.#at(event.at)}  ${colors.dim('think')}  ${colors.dim(shorten(event.reasoning.replace(/\s+/g, ' '), 100))}`,
       );
     }
-    const calls = [...round.calls.values()];
+    const calls = round.calls.map(chartCall);
     const usage =
       event.usage && event.usage.totalTokens > 0 ? ` · ${event.usage.totalTokens} tokens` : '';
     if (calls.length === 0) {
@@ -220,8 +207,6 @@ export class TimelineView {
       );
       return;
     }
-    this.#toolRounds += 1;
-    this.#callCount += calls.length;
     const rows: GanttRow[] = [
       {
         label: 'model',
@@ -233,12 +218,13 @@ export class TimelineView {
         ),
       },
       ...calls.map((call): GanttRow => {
+        const flags = flagsOf(call);
         const kind =
-          call.flags.includes('skipped') || call.flags.includes('denied')
+          flags.includes('skipped') || flags.includes('denied')
             ? 'skipped'
-            : call.result?.success === false
+            : call.status === 'failed'
               ? 'error'
-              : call.flags.includes('cached')
+              : call.cached
                 ? 'cached'
                 : 'ok';
         const startAt = call.startAt ?? call.readyAt ?? round.startAt;
@@ -284,4 +270,20 @@ export class TimelineView {
       2,
     );
   }
+}
+
+/** The flags a call's line and chart row show. */
+function flagsOf(call: CallView): string[] {
+  const flags: string[] = [];
+  if (call.cached) flags.push('cached');
+  if (call.approval === 'ask' && call.status === 'succeeded') flags.push('approved');
+  if (call.errorCode === 'denied' && call.status !== 'skipped') flags.push('denied');
+  if (call.errorCode === 'approval_required') flags.push('needs approval');
+  if (call.status === 'skipped') flags.push('skipped');
+  return flags;
+}
+
+/** A call as the chart draws it: a skipped call has no end (it never ran). */
+function chartCall(call: CallView): CallView {
+  return call.status === 'skipped' ? { ...call, endAt: undefined } : call;
 }

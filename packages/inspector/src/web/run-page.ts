@@ -1,5 +1,6 @@
+import { type RunViewEvent, reduceRunView, runViewOf } from '@mtpx/agent/run-view';
 import type { RecordedEvent } from '../recorded-event';
-import { buildRunView, type RunView } from '../run-model';
+import { inspectorRunView, type RunView } from '../run-model';
 import { fetchRun, followRun } from './api';
 import { fill, h, ms, pretty } from './dom';
 import { callDetails, roundSection, transcript } from './run-parts';
@@ -147,19 +148,19 @@ export async function runPage(root: HTMLElement, runId: string): Promise<() => v
   };
   render();
   if (view.status === 'running') {
+    // Live: each new event is folded into the run's view, never the whole record again.
+    let folded = runViewOf(events as RunViewEvent[], runId);
     stop = followRun(
       runId,
       events.length,
       (event) => {
         events.push(event);
-        view = buildRunView(runId, events);
+        folded = reduceRunView(folded, event);
+        view = inspectorRunView(folded);
         cancelAnimationFrame(frame);
         frame = requestAnimationFrame(render);
       },
-      () => {
-        view = buildRunView(runId, events);
-        render();
-      },
+      () => render(),
     );
   }
   return () => {
