@@ -5,6 +5,7 @@ export {
   reduceRunView,
   runViewOf,
 } from './reduce-run-view';
+export { resolveKnownReferences } from './resolve-known';
 export type {
   CallEdge,
   CallEvent,

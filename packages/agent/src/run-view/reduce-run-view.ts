@@ -152,7 +152,8 @@ export function reduceRunView(view: RunView, input: RunViewEvent): RunView {
         status: event.type === 'run-finished' ? 'finished' : 'cancelled',
         output: event.output,
         ...outputFacts(event.output),
-        usage: event.output?.usage ?? base.usage,
+        // A record's output may lack usage: the rounds' sum stands then.
+        usage: Object.keys(event.output?.usage ?? {}).length > 0 ? event.output.usage : base.usage,
         durationMs: event.durationMs,
         ...(event.type === 'run-cancelled' ? { cancelReason: event.reason } : {}),
       };

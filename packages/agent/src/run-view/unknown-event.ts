@@ -21,9 +21,35 @@ export interface UnknownEvent {
  *   switch (event.type) {
  *     case 'run-started':
  *       return `run ${event.runId}: ${event.input}`;
- *     // … a case for every other type: leaving one out makes the default below fail to compile
+ *     case 'call-finished':
+ *       return `${event.callId} ${event.success ? 'done' : 'failed'}`;
+ *     case 'run-finished':
+ *     case 'run-cancelled':
+ *     case 'run-failed':
+ *       return 'over';
+ *     // Skipped on purpose, by name: a type added to AgentEvent makes `default` fail to compile.
+ *     case 'round-started':
+ *     case 'text-delta':
+ *     case 'reasoning-delta':
+ *     case 'server-tool-used':
+ *     case 'tool-call-delta':
+ *     case 'tool-call-ready':
+ *     case 'call-held':
+ *     case 'call-released':
+ *     case 'plan-started':
+ *     case 'call-started':
+ *     case 'call-progress':
+ *     case 'call-retried':
+ *     case 'approval-requested':
+ *     case 'approval-resolved':
+ *     case 'call-skipped':
+ *     case 'cache-failed':
+ *     case 'plan-finished':
+ *     case 'round-finished':
+ *       return '';
  *     default:
- *       return `other: ${unknownEvent(event as never).type}`;
+ *       // A later version's event, read back from a record.
+ *       return `other: ${unknownEvent(event).type}`;
  *   }
  * }
  * ```
