@@ -5,9 +5,9 @@ import {
   type PlanExecution,
   type PlanExecutionOptions,
 } from '@mtpx/executor';
+import { boundedToolCall } from '@mtpx/executor/internal';
 import type { AssistantToolCall, ToolResult } from '@mtpx/protocol';
 import { AgentError } from './agent-error';
-import { boundedToolCall } from '@mtpx/executor/internal';
 import { ResponseAliases } from './call-aliases';
 import { finishedNormally, notFinishedMessage } from './eager-dispatch';
 import type { AgentEvent } from './events/agent-events';

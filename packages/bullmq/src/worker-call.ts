@@ -4,7 +4,7 @@ import {
   ToolExecutionError,
   type ToolProgress,
 } from '@mtpx/executor';
-import type { ArgumentValidator } from '@mtpx/executor/internal';
+import { type ArgumentValidator, timeLimitOf } from '@mtpx/executor/internal';
 import { isToolOutput, type MediaLists, type ToolCall } from '@mtpx/protocol';
 import type { CallJobData, CallJobResult } from './wire';
 
@@ -71,7 +71,7 @@ export async function runAttempt(
         }),
       ),
     ];
-    const limit = tool.timeout_ms;
+    const limit = timeLimitOf(tool);
     if (limit !== undefined) {
       stops.push(
         new Promise((resolve) => {

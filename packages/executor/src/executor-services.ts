@@ -16,7 +16,7 @@ export interface ExecutorServices {
   readonly dedupe: boolean;
   /** Most calls in flight at once (`Infinity` for no cap). */
   readonly concurrency: number;
-  /** Default time limit of one attempt, for tools without `timeout_ms`. */
+  /** Default time limit of one attempt, for tools without `timeoutMs`. */
   readonly timeoutMs: number | undefined;
   readonly retryBackoff: ResolvedRetryBackoff;
   /** Bounds on arguments and outputs. */

@@ -34,7 +34,7 @@ export interface ExecutorOptions {
   scheduling?: Scheduling;
   /** Most calls in flight at once. Default: no cap. */
   concurrency?: number;
-  /** Time limit of one attempt for tools without their own `timeout_ms`, in milliseconds. Default: none. */
+  /** Time limit of one attempt for tools without their own `timeoutMs`, in milliseconds. Default: none. */
   timeoutMs?: number;
   /** Where results of tools with `cache_ttl_seconds` are kept; `false` turns caching off. Default: an in-memory LRU of 1,000 entries. */
   cache?: ResultCache | false;

@@ -46,7 +46,6 @@ export {
   type ToolPolicy,
 } from './policy/risk-policy';
 export { holdSideEffects } from './policy/side-effect-hold';
-export type { Scheduling } from './run/plan-intake';
 export type {
   ExecutionRun,
   HoldRule,
@@ -57,6 +56,7 @@ export type {
   RunHistory,
   RunOptions,
 } from './run/plan-execution-types';
+export type { Scheduling } from './run/plan-intake';
 export {
   defineTool,
   type InferToolArgs,

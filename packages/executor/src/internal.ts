@@ -12,4 +12,4 @@ export {
 export { toToolErrorCode } from './errors';
 export { EventChannel, type EventChannelOptions } from './events/event-channel';
 export { startsEarly } from './policy/side-effect-hold';
-export { isZodSchema, toolSpecOf } from './tools/define-tool';
+export { isZodSchema, timeLimitOf, toolSpecOf } from './tools/define-tool';

@@ -13,7 +13,7 @@ const tools = [
     name: 'slow.wait',
     description: 'Waits for its signal.',
     input_schema: schema,
-    timeout_ms: tenMinutes,
+    timeoutMs: tenMinutes,
     execute: (_args, { signal }) =>
       new Promise((_resolve, reject) => signal.addEventListener('abort', () => reject(signal.reason))),
   }),

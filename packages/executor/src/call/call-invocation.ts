@@ -2,6 +2,7 @@ import type { JsonObject, ToolCall } from '@mtpx/protocol';
 import { ToolExecutionError } from '../errors';
 import { type CallNode, isDone } from '../run/call-node';
 import { timeoutMessage } from '../run/execution-messages';
+import { timeLimitOf } from '../tools/define-tool';
 import type { AnyTool } from '../tools/toolkit';
 import type { CallHost } from './call-host';
 import { isPromiseLike } from './promise-like';
@@ -24,7 +25,7 @@ export async function invoke(
   resolvedArgs: JsonObject,
 ): Promise<Outcome | undefined> {
   const attempts = 1 + (tool.retries ?? 0);
-  const timeoutMs = tool.timeout_ms ?? run.services.timeoutMs;
+  const timeoutMs = timeLimitOf(tool) ?? run.services.timeoutMs;
   if (attempts === 1 && timeoutMs === undefined) {
     // The common case: one attempt, no timer — no retry loop, no extra promise.
     try {

@@ -7,13 +7,13 @@ beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());
 
 /** A tool that never finishes on its own; it records the signal it was given. */
-function hangingTool(name: string, options: { timeout_ms?: number; honoursSignal?: boolean } = {}) {
+function hangingTool(name: string, options: { timeoutMs?: number; honoursSignal?: boolean } = {}) {
   const signals: AbortSignal[] = [];
   const tool = defineTool({
     name,
     description: 'Never finishes.',
     input_schema: { type: 'object' },
-    ...(options.timeout_ms === undefined ? {} : { timeout_ms: options.timeout_ms }),
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
     execute: (_args, { signal }) => {
       signals.push(signal);
       const never = deferred<string>();
@@ -27,7 +27,7 @@ function hangingTool(name: string, options: { timeout_ms?: number; honoursSignal
 
 describe('timeouts', () => {
   it("fires the tool's signal and fails the call with error_code timeout", async () => {
-    const { tool, signals } = hangingTool('slow.op', { timeout_ms: 1_000 });
+    const { tool, signals } = hangingTool('slow.op', { timeoutMs: 1_000 });
     const started = waitForEvent((event) => event.type === 'call-started');
     const running = createExecutor({ tools: [tool] }).executeToolCalls(
       [{ id: 'call_1', name: 'slow.op' }],
@@ -49,7 +49,7 @@ describe('timeouts', () => {
   });
 
   it("applies the executor's default to tools without their own, and a tool's own limit wins", async () => {
-    const own = hangingTool('slow.own', { timeout_ms: 5_000 });
+    const own = hangingTool('slow.own', { timeoutMs: 5_000 });
     const plain = hangingTool('slow.plain');
     const log = eventLog();
     const bothStarted = waitForEvent(
@@ -74,7 +74,7 @@ describe('timeouts', () => {
   });
 
   it('times out a tool that ignores its signal', async () => {
-    const { tool } = hangingTool('slow.deaf', { timeout_ms: 100, honoursSignal: false });
+    const { tool } = hangingTool('slow.deaf', { timeoutMs: 100, honoursSignal: false });
     const started = waitForEvent((event) => event.type === 'call-started');
     const running = createExecutor({ tools: [tool] }).executeToolCalls(
       [{ id: 'call_1', name: 'slow.deaf' }],
@@ -92,7 +92,7 @@ describe('timeouts', () => {
       name: 'quick',
       description: 'Fast.',
       input_schema: { type: 'object' },
-      timeout_ms: 60_000,
+      timeoutMs: 60_000,
       execute: async () => 'done',
     });
     const [result] = await createExecutor({ tools: [quick] }).executeToolCalls([

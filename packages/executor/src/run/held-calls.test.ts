@@ -1,5 +1,5 @@
-import type { ExecutorEvent } from '../events/events';
 import { describe, expect, it } from 'vitest';
+import type { ExecutorEvent } from '../events/events';
 import { createExecutor } from '../executor';
 import { holdSideEffects } from '../policy/side-effect-hold';
 import { defineTool } from '../tools/define-tool';

@@ -60,6 +60,21 @@ describe('defineTool', () => {
     expect(tool.zodSchema).toBeDefined();
   });
 
+  it('takes timeoutMs (the deprecated timeout_ms still works); the tool carries both spellings', () => {
+    const base = {
+      name: 'x',
+      description: 'x',
+      input_schema: { type: 'object' },
+      execute: () => 1,
+    };
+    const tool = defineTool({ ...base, timeoutMs: 250 });
+    expect([tool.timeoutMs, tool.timeout_ms]).toEqual([250, 250]);
+    expect(defineTool({ ...base, timeout_ms: 500 }).timeoutMs).toBe(500);
+    expect(() => defineTool({ ...base, timeoutMs: 0 })).toThrow(
+      /`timeoutMs` must be a positive number/,
+    );
+  });
+
   it('throws invalid_tool for definitions that cannot work', () => {
     const base = {
       name: 'x',

@@ -67,6 +67,8 @@ export interface ToolDefinitionOptions {
   /** Human-facing description of expected side effects. */
   side_effects?: string;
   /** Time limit for one attempt, in milliseconds (overrides the executor's `timeoutMs`). */
+  timeoutMs?: number;
+  /** @deprecated Use {@link ToolDefinitionOptions.timeoutMs}; removed in the next minor. */
   timeout_ms?: number;
   /** How many times to run the call again after a retryable failure; 0 when left out. */
   retries?: number;
@@ -95,6 +97,8 @@ export interface ToolDefinition<TSchema extends ToolInputSchema, TArgs>
 /** A ToolSpec plus the function that runs it. Made by {@link defineTool}. */
 export interface Tool<TArgs = JsonObject> extends ToolSpec {
   /** Time limit for one attempt, in milliseconds. */
+  readonly timeoutMs?: number;
+  /** @deprecated Use {@link Tool.timeoutMs}; removed in the next minor. */
   readonly timeout_ms?: number;
   /** Retries after a retryable failure. */
   readonly retries?: number;
@@ -145,7 +149,9 @@ export function defineTool<TSchema extends ToolInputSchema, TArgs = InferToolArg
     throw invalid(`${where} needs an \`execute\` function.`);
   if (typeof definition.description !== 'string')
     throw invalid(`${where} needs a \`description\` string.`);
+  checkNumber(where, 'timeoutMs', definition.timeoutMs, { positive: true });
   checkNumber(where, 'timeout_ms', definition.timeout_ms, { positive: true });
+  const timeoutMs = definition.timeoutMs ?? definition.timeout_ms;
   checkNumber(where, 'retries', definition.retries, { integer: true });
   checkNumber(where, 'cache_ttl_seconds', definition.cache_ttl_seconds, {});
 
@@ -172,13 +178,26 @@ export function defineTool<TSchema extends ToolInputSchema, TArgs = InferToolArg
     ...(definition.cache_ttl_seconds === undefined
       ? {}
       : { cache_ttl_seconds: definition.cache_ttl_seconds }),
-    ...(definition.timeout_ms === undefined ? {} : { timeout_ms: definition.timeout_ms }),
+    // Both spellings, so code reading the deprecated one keeps working for a minor.
+    ...(timeoutMs === undefined ? {} : { timeoutMs, timeout_ms: timeoutMs }),
     ...(definition.retries === undefined ? {} : { retries: definition.retries }),
     ...(definition.eager === undefined ? {} : { eager: definition.eager === true }),
     ...(zodSchema === undefined ? {} : { zodSchema }),
     execute: definition.execute,
   };
   return tool;
+}
+
+/**
+ * A tool's time limit for one attempt, in milliseconds (`timeoutMs`, or the deprecated
+ * `timeout_ms` of a tool made by hand), or `undefined`.
+ *
+ * @internal
+ */
+export function timeLimitOf(
+  tool: Pick<Tool<never>, 'timeoutMs' | 'timeout_ms'>,
+): number | undefined {
+  return tool.timeoutMs ?? tool.timeout_ms;
 }
 
 /**

@@ -1,0 +1,93 @@
+import { expect, it } from 'vitest';
+import { exportedNames } from '../../../scripts/api/exported-names.mjs';
+
+it('exports exactly its public surface (a change here is a reviewed API change)', () => {
+  expect(exportedNames(new URL('./index.ts', import.meta.url))).toEqual([
+    'type AnyTool',
+    'type ApprovalRequestedEvent',
+    'type ApprovalResolvedEvent',
+    'type ApproveHandler',
+    'type CachedResult',
+    'type CacheFailedEvent',
+    'type CallEventBase',
+    'type CallFinishedEvent',
+    'type CallHeldEvent',
+    'type CallProgressEvent',
+    'type CallReleasedEvent',
+    'type CallRetriedEvent',
+    'type CallSkippedEvent',
+    'type CallStartedEvent',
+    'createExecutor',
+    'defineTool',
+    'defineToolkit',
+    'type ExecuteOptions',
+    'type ExecutionRun',
+    'type Executor',
+    'ExecutorError',
+    'type ExecutorErrorCode',
+    'type ExecutorEvent',
+    'type ExecutorEventBase',
+    'type ExecutorEventHandler',
+    'type ExecutorOptions',
+    'type HoldRule',
+    'holdSideEffects',
+    'idempotencyKeyOf',
+    'type InferToolArgs',
+    'InMemoryResultCache',
+    'type InMemoryResultCacheOptions',
+    'type KnownResultSource',
+    'type PlanExecution',
+    'type PlanExecutionOptions',
+    'type PlanFinishedEvent',
+    'type PlanStartedEvent',
+    'type ResultCache',
+    'type ResultRecorder',
+    'type RetryBackoff',
+    'RiskPolicy',
+    'type RiskPolicyOptions',
+    'type RunHistory',
+    'type RunOptions',
+    'type Scheduling',
+    'type Tool',
+    'type ToolContext',
+    'type ToolDefinition',
+    'type ToolDefinitionOptions',
+    'ToolExecutionError',
+    'type ToolExecutionErrorOptions',
+    'type ToolInputSchema',
+    'type Toolkit',
+    'type ToolPolicy',
+    'type ToolProgress',
+    'ToolRegistry',
+    'type ValueLimits',
+    'VERSION',
+    'type ZodSchema',
+  ]);
+});
+
+it('exports exactly its toolkits (./toolkits)', () => {
+  expect(exportedNames(new URL('./toolkits/index.ts', import.meta.url))).toEqual([
+    'calculatorToolkit',
+    'fileToolkit',
+    'type FileToolkitOptions',
+  ]);
+});
+
+it('exports exactly what sibling packages share (./internal)', () => {
+  expect(exportedNames(new URL('./internal.ts', import.meta.url))).toEqual([
+    'type ArgumentCheck',
+    'ArgumentValidator',
+    'boundedToolCall',
+    'cacheKey',
+    'callOutOfBounds',
+    'DEFAULT_VALUE_LIMITS',
+    'EventChannel',
+    'type EventChannelOptions',
+    'isZodSchema',
+    'outputOutOfBounds',
+    'startsEarly',
+    'timeLimitOf',
+    'toolSpecOf',
+    'toToolErrorCode',
+  ]);
+});
