@@ -72,7 +72,7 @@ export function agentAsTool(
       `Delegates a task to the ${agent.name ?? name} agent and returns its answer.`,
     input_schema: AgentToolInputSchema,
     risk_level: options.risk_level ?? 'read_only',
-    ...(timeoutMs === undefined ? {} : { timeout_ms: timeoutMs }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
     execute: async ({ input }, { signal }) => {
       const output = await agent.run(input, {
         signal,

@@ -33,7 +33,7 @@ describe('RunOutput names (camelCase, with the snake_case twins deprecated for o
 
   it('asTool takes timeoutMs, and the deprecated timeout_ms still', () => {
     const agent = createAgent({ name: 'calc', provider: scriptedProvider([]), tools: [] });
-    expect(agent.asTool({ timeoutMs: 1000 }).timeout_ms).toBe(1000);
-    expect(agent.asTool({ timeout_ms: 2000 }).timeout_ms).toBe(2000);
+    expect(agent.asTool({ timeoutMs: 1000 }).timeoutMs).toBe(1000);
+    expect(agent.asTool({ timeout_ms: 2000 }).timeoutMs).toBe(2000);
   });
 });
