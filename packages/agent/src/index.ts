@@ -1,7 +1,6 @@
 // `@mtpx/agent`: what a user of the agent needs. What sibling packages need besides is in
 // `@mtpx/agent/internal`.
 export { AgentError, type AgentErrorCode } from './agent-error';
-export type { EagerDispatchOption } from './eager-dispatch';
 export type {
   AgentEvent,
   AgentEventBase,
@@ -21,7 +20,14 @@ export type {
   ToolCallDeltaEvent,
   ToolCallReadyEvent,
 } from './events/agent-events';
-export { InMemoryRunJournal } from './in-memory-run-journal';
+export { InMemoryRunJournal } from './journal/in-memory-run-journal';
+export {
+  checkJournalVersion,
+  type JournaledCall,
+  type JournaledRun,
+  type RunJournal,
+} from './journal/run-journal';
+export type { AgentResumeOptions } from './journal/run-resume';
 export { type Agent, type AgentStream, createAgent } from './run/agent';
 export type { AgentExecutorOptions, AgentOptions, AgentRunOptions } from './run/agent-options';
 export {
@@ -30,6 +36,7 @@ export {
   agentAsTool,
   type DelegateAgent,
 } from './run/agent-tool';
+export type { EagerDispatchOption } from './run/eager-dispatch';
 export { REFERENCE_INSTRUCTIONS } from './run/instructions';
 export {
   type SchemaWithReferencesOptions,
@@ -37,13 +44,6 @@ export {
   specWithReferences,
 } from './run/reference-schema';
 export type { RoundReasoning, RunOutput, StopReason } from './run/run-output';
-export {
-  checkJournalVersion,
-  type JournaledCall,
-  type JournaledRun,
-  type RunJournal,
-} from './run-journal';
-export type { AgentResumeOptions } from './run-resume';
 export {
   type CallEdge,
   type CallEvent,

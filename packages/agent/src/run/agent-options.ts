@@ -1,11 +1,11 @@
 import { createExecutor, type Executor, type ExecutorOptions } from '@mtpx/executor';
 import type { Provider } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
-import type { EagerDispatchOption } from '../eager-dispatch';
 import type { AgentEventHandler } from '../events/agent-events';
-import type { RunJournal } from '../run-journal';
+import type { RunJournal } from '../journal/run-journal';
 import type { InMemorySessionStore } from '../session/in-memory-session-store';
 import type { SessionStore } from '../session/session';
+import type { EagerDispatchOption } from './eager-dispatch';
 import { REFERENCE_INSTRUCTIONS } from './instructions';
 
 /** The executor options an agent passes on when it makes its own executor. */

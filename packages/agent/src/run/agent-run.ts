@@ -9,18 +9,18 @@ import {
   toolMessageFromResult,
 } from '@mtpx/protocol';
 import { serverToolParts } from '@mtpx/protocol/internal';
-import { boundedMessage } from '../bounded-calls';
 import type { AgentEvent } from '../events/agent-events';
-import { CallBudget, RoundCalls } from '../round-calls';
-import type { JournaledRun } from '../run-journal';
-import type { RunProgress } from '../run-journal-recorder';
-import { resumePoint } from '../run-resume';
+import type { JournaledRun } from '../journal/run-journal';
+import type { RunProgress } from '../journal/run-journal-recorder';
+import { resumePoint } from '../journal/run-resume';
 import { errorMessage } from '../session/run-record';
+import { boundedMessage } from './bounded-calls';
 import {
   type ModelTurnStreamOptions,
   type PartialTurn,
   streamModelTurn,
 } from './model-turn-stream';
+import { CallBudget, RoundCalls } from './round-calls';
 import {
   addUsage,
   emptyUsage,

@@ -3,9 +3,8 @@ import type { Executor, Tool } from '@mtpx/executor';
 import { EventChannel } from '@mtpx/executor/internal';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
-import { eagerDispatchMode } from '../eager-dispatch';
 import type { AgentEvent, AgentEventHandler } from '../events/agent-events';
-import { type AgentResumeOptions, loadResumableRun } from '../run-resume';
+import { type AgentResumeOptions, loadResumableRun } from '../journal/run-resume';
 import { InMemorySessionStore } from '../session/in-memory-session-store';
 import { checkSessionId, type SessionStore } from '../session/session';
 import {
@@ -21,6 +20,7 @@ import {
 } from './agent-options';
 import { AgentRun } from './agent-run';
 import { type AgentToolInput, type AgentToolOptions, agentAsTool } from './agent-tool';
+import { eagerDispatchMode } from './eager-dispatch';
 import { specWithReferences } from './reference-schema';
 import type { RunOutput } from './run-output';
 import type { RunSettings } from './run-settings';

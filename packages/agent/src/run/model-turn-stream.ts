@@ -1,7 +1,7 @@
 import type { Provider, ProviderRequest, ProviderTurn, Usage } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
 import type { AgentEvent, ToolCallDeltaEvent } from '../events/agent-events';
-import type { RoundCalls } from '../round-calls';
+import type { RoundCalls } from './round-calls';
 
 /** What a streamed model turn had produced when it broke off. */
 export interface PartialTurn {

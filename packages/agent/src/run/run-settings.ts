@@ -1,9 +1,9 @@
 import type { Executor } from '@mtpx/executor';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
-import type { EagerDispatch } from '../eager-dispatch';
 import type { AgentEventHandler } from '../events/agent-events';
-import type { JournaledCall, JournaledRun, RunJournal } from '../run-journal';
+import type { JournaledCall, JournaledRun, RunJournal } from '../journal/run-journal';
 import type { SessionStore } from '../session/session';
+import type { EagerDispatch } from './eager-dispatch';
 
 /** How an agent runs (fixed per agent, with per-run overrides applied). */
 export interface RunSettings {

@@ -1,9 +1,9 @@
 import { MtpxError, type ToolResult } from '@mtpx/protocol';
-import type { EagerDispatch } from '../eager-dispatch';
-import type { JournaledCall, JournaledRun, RunJournal } from '../run-journal';
-import { RunJournalRecorder, type RunProgress } from '../run-journal-recorder';
+import type { JournaledCall, JournaledRun, RunJournal } from '../journal/run-journal';
+import { RunJournalRecorder, type RunProgress } from '../journal/run-journal-recorder';
 import { runRecord } from '../session/run-record';
 import { newSession, type RunRecord, type Session, type SessionStore } from '../session/session';
+import type { EagerDispatch } from './eager-dispatch';
 import type { StopReason } from './run-output';
 
 /** Who runs, and where the run is kept. */

@@ -1,8 +1,9 @@
 import type { KnownResultSource, ResultRecorder } from '@mtpx/executor';
 import type { Message, ToolResult, Usage } from '@mtpx/protocol';
-import { AgentError } from './agent-error';
-import type { EagerDispatch } from './eager-dispatch';
-import type { StopReason } from './run/run-output';
+import { AgentError } from '../agent-error';
+import type { EagerDispatch } from '../run/eager-dispatch';
+import type { StopReason } from '../run/run-output';
+import type { RunRecord, Session } from '../session/session';
 import {
   type JournaledCall,
   type JournaledRun,
@@ -10,7 +11,6 @@ import {
   journalFailed,
   type RunJournal,
 } from './run-journal';
-import type { RunRecord, Session } from './session/session';
 
 /** Where a run stands, as the journal records it after each model turn. */
 export interface RunProgress {

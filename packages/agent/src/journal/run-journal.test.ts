@@ -9,7 +9,7 @@ import {
   InMemorySessionStore,
   type JournaledCall,
   type RunOutput,
-} from './index';
+} from '../index';
 
 /** Two model turns: four calls (the third waits at a gate, the fourth needs it), then the answer. */
 function script(request: ProviderRequest): ScriptedTurn {

@@ -14,8 +14,8 @@ import {
   startScriptedOpenAIServer,
 } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { collect, finalTurn } from './__fixtures__/seed';
-import { type AgentOptions, createAgent } from './index';
+import { collect, finalTurn } from '../__fixtures__/seed';
+import { type AgentOptions, createAgent } from '../index';
 
 let server: ModelServer | undefined;
 let directory: string | undefined;

@@ -1,8 +1,8 @@
 import { defineTool } from '@mtpx/executor';
 import type { AssistantToolCall } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
-import { objectProvider } from './__fixtures__/object-provider';
-import { createAgent } from './index';
+import { objectProvider } from '../__fixtures__/object-provider';
+import { createAgent } from '../index';
 
 const call = (id: string, name: string): AssistantToolCall => ({
   id,

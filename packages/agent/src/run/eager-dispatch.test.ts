@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { objectProvider } from './__fixtures__/object-provider';
+import { objectProvider } from '../__fixtures__/object-provider';
+import { createAgent } from '../index';
 import { eagerDispatchMode, finishedNormally } from './eager-dispatch';
-import { createAgent } from './index';
 
 describe('eagerDispatch modes', () => {
   it("accepts 'safe', 'all', false, and true for older code (= 'safe')", () => {

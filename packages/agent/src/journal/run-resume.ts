@@ -1,14 +1,14 @@
 import type { AssistantMessage, Message } from '@mtpx/protocol';
-import { AgentError } from './agent-error';
-import type { AgentEventHandler } from './events/agent-events';
-import { type RunOutput, runOutput } from './run/run-output';
+import { AgentError } from '../agent-error';
+import type { AgentEventHandler } from '../events/agent-events';
+import { type RunOutput, runOutput } from '../run/run-output';
+import { newSession, type SessionStore } from '../session/session';
 import {
   type JournaledCall,
   type JournaledRun,
   journalFailed,
   type RunJournal,
 } from './run-journal';
-import { newSession, type SessionStore } from './session/session';
 
 /** Options of `agent.resume`. */
 export interface AgentResumeOptions {

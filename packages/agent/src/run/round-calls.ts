@@ -7,11 +7,11 @@ import {
 } from '@mtpx/executor';
 import { boundedToolCall } from '@mtpx/executor/internal';
 import type { AssistantToolCall, ToolResult } from '@mtpx/protocol';
-import { AgentError } from './agent-error';
+import { AgentError } from '../agent-error';
+import type { AgentEvent } from '../events/agent-events';
+import type { RunJournalRecorder } from '../journal/run-journal-recorder';
 import { ResponseAliases } from './call-aliases';
 import { finishedNormally, notFinishedMessage } from './eager-dispatch';
-import type { AgentEvent } from './events/agent-events';
-import type { RunJournalRecorder } from './run-journal-recorder';
 
 /** How many more calls a run may make (`toolCallLimit`), shared by its rounds. */
 export class CallBudget {

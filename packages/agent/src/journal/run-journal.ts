@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, ToolResultSchema } from '@mtpx/protocol';
 import { z } from 'zod';
-import { AgentError } from './agent-error';
-import { RunRecordSchema, SessionSchema } from './session/session';
+import { AgentError } from '../agent-error';
+import { RunRecordSchema, SessionSchema } from '../session/session';
 
 const isoDate = z.iso.datetime({ offset: true });
 

@@ -3,8 +3,8 @@ import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import type { Provider } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
-import { collect, finalTurn, seedQuestion, seedTurn, signal, trace } from './__fixtures__/seed';
-import { type AgentEvent, createAgent } from './index';
+import { collect, finalTurn, seedQuestion, seedTurn, signal, trace } from '../__fixtures__/seed';
+import { type AgentEvent, createAgent } from '../index';
 
 const calculator = calculatorToolkit();
 

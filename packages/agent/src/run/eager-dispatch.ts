@@ -1,4 +1,4 @@
-import { AgentError } from './agent-error';
+import { AgentError } from '../agent-error';
 
 /**
  * When a streamed response's calls start:

@@ -1,1 +1,0 @@
-export type { CallHeldEvent, CallReleasedEvent } from './events/agent-events';
