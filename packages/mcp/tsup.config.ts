@@ -5,8 +5,8 @@ import { packageTsupEntry } from '../../tsup.shared.ts';
 // declarations only for the library.
 export default defineConfig([
   packageTsupEntry(import.meta.dirname, {
-    entry: { index: 'src/index.ts', bin: 'src/cli/bin.ts' },
-    dts: { entry: 'src/index.ts' },
+    entry: { index: 'src/index.ts', internal: 'src/internal.ts', bin: 'src/cli/bin.ts' },
+    dts: { entry: { index: 'src/index.ts', internal: 'src/internal.ts' } },
     // The private request guard is bundled in; the published manifest never names it.
     noExternal: ['@mtpx/http-guard'],
   }),

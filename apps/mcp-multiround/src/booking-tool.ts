@@ -2,8 +2,8 @@ import {
   complete,
   defineMcpTool,
   formElicitation,
+  type InputRoundResult,
   inputRequired,
-  type RoundResult,
 } from '@mtpx/mcp';
 import { z } from 'zod';
 
@@ -56,7 +56,7 @@ export const bookTable = defineMcpTool({
     party: z.number().int().min(1).max(12).describe('How many people'),
   }),
   risk_level: 'write',
-  round: ({ name, party }, context): RoundResult<Booking> => {
+  round: ({ name, party }, context): InputRoundResult<Booking> => {
     const state = context.requestState as BookingState | undefined;
     if (state === undefined) {
       if (context.response('date').kind !== 'missing') {

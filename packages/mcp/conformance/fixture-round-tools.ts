@@ -10,9 +10,9 @@ import {
   defineMcpTool,
   type ElicitationSchema,
   formElicitation,
+  type InputRoundContext,
   inputRequired,
   type McpToolServer,
-  type RoundContext,
   sampling,
   samplingText,
 } from '@mtpx/mcp';
@@ -22,7 +22,7 @@ import { pause } from './fixture-media';
 const none = z.object({});
 
 /** "action=accept, content={...}", the way the suite's elicitation tools report an answer. */
-function answerOf(context: RoundContext, key: string): string {
+function answerOf(context: InputRoundContext, key: string): string {
   const view = context.response(key);
   if (view.kind !== 'elicitation') return 'action=cancel, content={}';
   return `action=${view.action}, content=${JSON.stringify(view.content ?? {})}`;
@@ -88,7 +88,7 @@ const sep1330Schema: ElicitationSchema = {
 
 /** The tools; `server` is asked for lazily, as the trigger tools notify through it. */
 export function roundTools(server: () => McpToolServer): AnyTool[] {
-  const logThree = async (context: RoundContext) => {
+  const logThree = async (context: InputRoundContext) => {
     await context.log('info', 'Tool execution started');
     await pause(50);
     await context.log('info', 'Tool processing data');

@@ -51,7 +51,6 @@ export {
 } from './definitions/mcp-resource-template';
 export {
   defineMcpTool,
-  isMcpTool,
   type McpTool,
   type McpToolDefinition,
 } from './definitions/mcp-tool';
@@ -74,9 +73,7 @@ export {
   type FormElicitationRequest,
   formElicitation,
   type InputRequest,
-  type InputRequestKind,
   type InputRequests,
-  inputRequestKind,
   type RootsRequest,
   roots,
   type SamplingMessage,
@@ -98,9 +95,13 @@ export {
 } from './input/input-responses';
 export {
   type ClientCapabilities,
+  type CompleteInputRound,
   type CompleteRound,
   complete,
   type InputRequiredRound,
+  type InputRoundContext,
+  type InputRoundHook,
+  type InputRoundResult,
   inputRequired,
   type McpLogLevel,
   type ProgressOptions,
@@ -111,9 +112,8 @@ export {
 export {
   type CreateMcpServerOptions,
   createMcpServer,
-  toolResultToCallToolResult,
 } from './server/create-mcp-server';
-export { isMcpToolServer, type McpToolServer } from './server/mcp-tool-server';
+export type { McpToolServer } from './server/mcp-tool-server';
 export type { ProtocolEra } from './server/sdk-server';
 export {
   type McpStdioServer,

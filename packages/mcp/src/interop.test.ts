@@ -24,7 +24,7 @@ const SPAWN_TIMEOUT_MS = 60_000;
 /** `mtpx-mcp src/test-support/stdio-module.ts`, run from source. */
 const stdioServer = {
   command: process.execPath,
-  args: ['--import', 'tsx', 'src/bin.ts', 'src/test-support/stdio-module.ts'],
+  args: ['--import', 'tsx', 'src/cli/bin.ts', 'src/test-support/stdio-module.ts'],
   cwd: packageDirectory,
   stderr: 'ignore' as const,
 };

@@ -1,7 +1,7 @@
 import type { GetPromptResult } from '@modelcontextprotocol/server';
 import type { JsonObject } from '@mtpx/protocol';
 import { McpAdapterError } from '../errors';
-import type { RoundHook } from '../input/input-round';
+import type { InputRoundHook } from '../input/input-round';
 import type { McpIcon } from './mcp-listing';
 import type { McpCompleter } from './mcp-resource-template';
 
@@ -35,7 +35,7 @@ export interface McpPromptDefinition {
   /** Builds the messages in one go. */
   get?: (args: Record<string, string>) => McpPromptResult | Promise<McpPromptResult>;
   /** A round hook: may ask the client for input before returning `complete(messages)`. */
-  round?: RoundHook<Record<string, string>, McpPromptResult>;
+  round?: InputRoundHook<Record<string, string>, McpPromptResult>;
 }
 
 /**
@@ -63,7 +63,7 @@ export function defineMcpPrompt(definition: McpPromptDefinition): McpPromptDefin
 /** The hook the server runs for a prompt: its own round hook, or `get` wrapped as one round. */
 export function promptHook(
   definition: McpPromptDefinition,
-): RoundHook<Record<string, string>, McpPromptResult> {
+): InputRoundHook<Record<string, string>, McpPromptResult> {
   if (definition.round !== undefined) return definition.round;
   const get = definition.get;
   return async (args) => ({

@@ -1,6 +1,6 @@
 import { UriTemplate } from '@modelcontextprotocol/server';
 import { McpAdapterError } from '../errors';
-import type { RoundHook } from '../input/input-round';
+import type { InputRoundHook } from '../input/input-round';
 import type { McpIcon } from './mcp-listing';
 import type { McpResourceResult } from './mcp-resource';
 
@@ -38,7 +38,7 @@ export interface McpResourceTemplateDefinition {
     variables: McpTemplateVariables,
   ) => McpResourceResult | Promise<McpResourceResult>;
   /** A round hook: may ask the client for input before returning `complete(contents)`. */
-  round?: RoundHook<McpTemplateArgs, McpResourceResult>;
+  round?: InputRoundHook<McpTemplateArgs, McpResourceResult>;
 }
 
 /** A template definition with its parsed URI template. */
@@ -92,7 +92,7 @@ export function defineMcpResourceTemplate(
 /** The hook the server runs for a template: its own round hook, or `read` as one round. */
 export function templateHook(
   template: McpResourceTemplateDefinition,
-): RoundHook<McpTemplateArgs, McpResourceResult> {
+): InputRoundHook<McpTemplateArgs, McpResourceResult> {
   if (template.round !== undefined) return template.round;
   const read = template.read as NonNullable<McpResourceTemplateDefinition['read']>;
   return async ({ uri, variables }) => ({ type: 'complete', value: await read(uri, variables) });

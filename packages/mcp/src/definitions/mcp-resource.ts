@@ -1,6 +1,6 @@
 import type { ReadResourceResult } from '@modelcontextprotocol/server';
 import { McpAdapterError } from '../errors';
-import type { RoundHook } from '../input/input-round';
+import type { InputRoundHook } from '../input/input-round';
 import type { McpCacheHint, McpIcon } from './mcp-listing';
 
 /** One piece of a resource's contents: text, or base64 `blob` bytes. */
@@ -29,7 +29,7 @@ export interface McpResourceDefinition {
   /** Reads the contents in one go. */
   read?: (uri: string) => McpResourceResult | Promise<McpResourceResult>;
   /** A round hook: may ask the client for input before returning `complete(contents)`. */
-  round?: RoundHook<McpResourceArgs, McpResourceResult>;
+  round?: InputRoundHook<McpResourceArgs, McpResourceResult>;
 }
 
 /**
@@ -58,7 +58,7 @@ export function defineMcpResource(definition: McpResourceDefinition): McpResourc
 /** The hook the server runs for a resource: its own round hook, or `read` as one round. */
 export function resourceHook(
   definition: McpResourceDefinition,
-): RoundHook<McpResourceArgs, McpResourceResult> {
+): InputRoundHook<McpResourceArgs, McpResourceResult> {
   if (definition.round !== undefined) return definition.round;
   const read = definition.read as NonNullable<McpResourceDefinition['read']>;
   return async ({ uri }) => ({ type: 'complete', value: await read(uri) });

@@ -9,7 +9,7 @@ import {
 import { McpAdapterError } from '../errors';
 import { inputRequestKind } from '../input/input-requests';
 import { viewInputResponse } from '../input/input-responses';
-import type { RoundContext, RoundHook, RoundResult } from '../input/input-round';
+import type { InputRoundContext, InputRoundHook, InputRoundResult } from '../input/input-round';
 import type { McpToolListingOptions } from './mcp-listing';
 
 /** What {@link defineMcpTool} takes: a tool definition whose work is a round hook. */
@@ -20,7 +20,7 @@ export interface McpToolDefinition<TSchema extends ToolInputSchema, TArgs>
    * Called once per round until it returns `complete(output)`; may ask the client for
    * input with `inputRequired(...)` (elicitation, sampling, roots) in between.
    */
-  round: RoundHook<TArgs, unknown>;
+  round: InputRoundHook<TArgs, unknown>;
   /**
    * How the tool runs where no MCP client can be asked (an agent's executor). Default:
    * the round hook with no input; a hook that asks for input then fails the call with an
@@ -31,15 +31,15 @@ export interface McpToolDefinition<TSchema extends ToolInputSchema, TArgs>
 
 /** An executor tool with a round hook: served over MCP, it asks the client for input. */
 export interface McpTool<TArgs = Record<string, unknown>> extends Tool<TArgs> {
-  readonly round: RoundHook<TArgs, unknown>;
+  readonly round: InputRoundHook<TArgs, unknown>;
   /** What its MCP listing adds: title, icons, output schema, annotations. */
   readonly listing: McpToolListingOptions;
 }
 
 /** One MCP round in progress, found by the executor call that runs it. */
 export interface RoundScope {
-  context: RoundContext;
-  result?: RoundResult<unknown>;
+  context: InputRoundContext;
+  result?: InputRoundResult<unknown>;
 }
 
 const scopesKey = Symbol.for('mtpx.mcp.round-scopes');
@@ -141,7 +141,7 @@ export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferTool
   return Object.assign(tool, { round, listing });
 }
 
-/** True for tools made by {@link defineMcpTool}. */
+/** True for tools made by {@link defineMcpTool}. @internal */
 export function isMcpTool(tool: unknown): tool is McpTool<never> {
   return (
     typeof tool === 'object' &&
@@ -153,14 +153,15 @@ export function isMcpTool(tool: unknown): tool is McpTool<never> {
 
 async function runWithoutClient<TArgs>(
   name: string,
-  round: RoundHook<TArgs, unknown>,
+  round: InputRoundHook<TArgs, unknown>,
   args: TArgs,
   toolContext: ToolContext,
 ): Promise<unknown> {
-  const context: RoundContext = {
+  const context: InputRoundContext = {
     clientCapabilities: {},
     inputResponses: {},
     requestState: undefined,
+    inputRound: 1,
     round: 1,
     era: 'modern',
     signal: toolContext.signal,
@@ -178,7 +179,7 @@ async function runWithoutClient<TArgs>(
       });
     },
     response: () => viewInputResponse(undefined),
-    accepted: (() => undefined) as RoundContext['accepted'],
+    accepted: (() => undefined) as InputRoundContext['accepted'],
   };
   const result = await round(args, context);
   if (result.type === 'complete') return result.value;

@@ -4,7 +4,12 @@ import type { JsonValue } from '@mtpx/protocol';
 import { errorToCallToolResult } from '../definitions/tool-content';
 import { formElicitation } from './input-requests';
 import { viewInputResponse } from './input-responses';
-import { complete, inputRequired, type RoundContext, type RoundResult } from './input-round';
+import {
+  complete,
+  type InputRoundContext,
+  type InputRoundResult,
+  inputRequired,
+} from './input-round';
 
 /** The key of the confirmation request a policy's `ask` adds before a tool runs. */
 export const APPROVAL_KEY = 'mtpx_approval';
@@ -30,9 +35,9 @@ const approvalSchema = {
 export async function approvalGate(
   tool: AnyTool,
   args: Record<string, unknown>,
-  context: RoundContext,
-  run: (inner: RoundContext) => Promise<RoundResult<CallToolResult>>,
-): Promise<RoundResult<CallToolResult>> {
+  context: InputRoundContext,
+  run: (inner: InputRoundContext) => Promise<InputRoundResult<CallToolResult>>,
+): Promise<InputRoundResult<CallToolResult>> {
   const state = context.requestState as GateState | undefined;
   if (state?.mtpxApproval === 'granted') {
     return keepGranted(await run(innerContext(context, state.inner, context.inputResponses)));
@@ -56,7 +61,7 @@ export async function approvalGate(
   );
 }
 
-function keepGranted(result: RoundResult<CallToolResult>): RoundResult<CallToolResult> {
+function keepGranted(result: InputRoundResult<CallToolResult>): InputRoundResult<CallToolResult> {
   if (result.type === 'complete') return result;
   const state: GateState = { mtpxApproval: 'granted' };
   if (result.state !== undefined) state.inner = result.state;
@@ -65,10 +70,10 @@ function keepGranted(result: RoundResult<CallToolResult>): RoundResult<CallToolR
 
 /** The tool's own view of the round: its state, its answers, its round count. */
 function innerContext(
-  context: RoundContext,
+  context: InputRoundContext,
   requestState: JsonValue | undefined,
-  inputResponses: RoundContext['inputResponses'],
-): RoundContext {
+  inputResponses: InputRoundContext['inputResponses'],
+): InputRoundContext {
   const fresh = inputResponses !== context.inputResponses;
   return {
     ...context,
@@ -77,6 +82,6 @@ function innerContext(
     round: context.round - 1,
     response: (key) => (fresh ? viewInputResponse(undefined) : context.response(key)),
     accepted: ((key: string, schema?: never) =>
-      fresh ? undefined : context.accepted(key, schema as never)) as RoundContext['accepted'],
+      fresh ? undefined : context.accepted(key, schema as never)) as InputRoundContext['accepted'],
   };
 }

@@ -119,10 +119,10 @@ export function roots(): RootsRequest {
   return { method: 'roots/list' };
 }
 
-/** The kind of an input request, as the capability it needs. */
+/** The kind of an input request, as the capability it needs. @internal */
 export type InputRequestKind = 'form_elicitation' | 'url_elicitation' | 'sampling' | 'roots';
 
-/** Which kind of request this is. */
+/** Which kind of request this is. @internal */
 export function inputRequestKind(request: InputRequest): InputRequestKind {
   switch (request.method) {
     case 'elicitation/create':

@@ -6,10 +6,10 @@ import type { InputRequests } from './input-requests';
 import { checkInputResponse, type InputResponse, viewInputResponse } from './input-responses';
 import type {
   ClientCapabilities,
+  InputRoundContext,
+  InputRoundHook,
+  InputRoundResult,
   ProgressOptions,
-  RoundContext,
-  RoundHook,
-  RoundResult,
 } from './input-round';
 import { jsonDigest } from './json-digest';
 import type { RoundState, StateBinding, StateSigner } from './request-state';
@@ -20,7 +20,7 @@ export interface RoundCall<TArgs, TValue> {
   /** The tool or prompt name, or the resource URI. */
   target: string;
   args: TArgs;
-  hook: RoundHook<TArgs, TValue>;
+  hook: InputRoundHook<TArgs, TValue>;
 }
 
 /** What the runner needs from the server around it. */
@@ -94,10 +94,11 @@ async function runFrom<TArgs, TValue>(
 
   let lastProgress = previous.lastProgress;
   const progressToken = context.mcpReq._meta?.progressToken;
-  const roundContext: RoundContext = {
+  const roundContext: InputRoundContext = {
     clientCapabilities: environment.clientCapabilities,
     inputResponses: Object.freeze({ ...answers }),
     requestState: previous.state,
+    inputRound: previous.round,
     round: previous.round,
     era: environment.era,
     signal: context.mcpReq.signal,
@@ -126,10 +127,10 @@ async function runFrom<TArgs, TValue>(
       if (schema === undefined) return content;
       const parsed = schema.safeParse(content);
       return parsed.success ? parsed.data : undefined;
-    }) as RoundContext['accepted'],
+    }) as InputRoundContext['accepted'],
   };
 
-  let result: RoundResult<TValue>;
+  let result: InputRoundResult<TValue>;
   try {
     result = await call.hook(call.args, roundContext);
   } catch (error) {

@@ -3,14 +3,14 @@ import type { z } from 'zod';
 import type { InputRequests } from './input-requests';
 import type { ElicitationValue, InputResponse, InputResponseView } from './input-responses';
 
-/** A round that finished: `value` is the tool's output (or the prompt's messages, the resource's contents). */
-export interface CompleteRound<TValue> {
+/** An input round that finished: `value` is the tool's output (or the prompt's messages, the resource's contents). */
+export interface CompleteInputRound<TValue> {
   type: 'complete';
   value: TValue;
 }
 
 /**
- * A round that needs input from the client first. `requests` are sent to the client (as
+ * An input round that needs input from the client first. `requests` are sent to the client (as
  * an `input_required` result to 2026-07-28 clients, as real server-to-client requests to
  * 2025-era clients); `state` comes back, verified, in the next round's `context.requestState`.
  */
@@ -20,8 +20,8 @@ export interface InputRequiredRound {
   state?: JsonValue;
 }
 
-/** What a round hook returns. */
-export type RoundResult<TValue> = CompleteRound<TValue> | InputRequiredRound;
+/** What an input-round hook returns. */
+export type InputRoundResult<TValue> = CompleteInputRound<TValue> | InputRequiredRound;
 
 /**
  * Finishes the call with `value`.
@@ -31,7 +31,7 @@ export type RoundResult<TValue> = CompleteRound<TValue> | InputRequiredRound;
  * return complete(`Hello, ${name}!`);
  * ```
  */
-export function complete<TValue>(value: TValue): CompleteRound<TValue> {
+export function complete<TValue>(value: TValue): CompleteInputRound<TValue> {
   return { type: 'complete', value };
 }
 
@@ -75,8 +75,8 @@ export type McpLogLevel =
   | 'alert'
   | 'emergency';
 
-/** What every round hook is given. */
-export interface RoundContext {
+/** What every input-round hook is given. */
+export interface InputRoundContext {
   /** The capabilities the client declared (`{}` when it declared none). */
   readonly clientCapabilities: ClientCapabilities;
   /**
@@ -86,7 +86,9 @@ export interface RoundContext {
   readonly inputResponses: Readonly<Record<string, InputResponse>>;
   /** The state the previous round returned (verified), or `undefined` on the first round. */
   readonly requestState: JsonValue | undefined;
-  /** 1 on the first round, then one more for every round that asked for input. */
+  /** 1 on the first input round, then one more for every input round that asked for input. */
+  readonly inputRound: number;
+  /** @deprecated Use {@link InputRoundContext.inputRound}; removed in the next minor. */
   readonly round: number;
   /** The protocol era of the client: `modern` (2026-07-28) or `legacy` (2025). */
   readonly era: 'modern' | 'legacy';
@@ -115,8 +117,17 @@ export interface RoundContext {
   accepted<TSchema extends z.ZodType>(key: string, schema: TSchema): z.output<TSchema> | undefined;
 }
 
-/** A round hook: called once per round until it returns `complete(...)`. */
-export type RoundHook<TArgs, TValue> = (
+/** An input-round hook: called once per input round until it returns `complete(...)`. */
+export type InputRoundHook<TArgs, TValue> = (
   args: TArgs,
-  context: RoundContext,
-) => RoundResult<TValue> | Promise<RoundResult<TValue>>;
+  context: InputRoundContext,
+) => InputRoundResult<TValue> | Promise<InputRoundResult<TValue>>;
+
+/** @deprecated Use {@link CompleteInputRound}; removed in the next minor. */
+export type CompleteRound<TValue> = CompleteInputRound<TValue>;
+/** @deprecated Use {@link InputRoundResult}; removed in the next minor. */
+export type RoundResult<TValue> = InputRoundResult<TValue>;
+/** @deprecated Use {@link InputRoundContext}; removed in the next minor. */
+export type RoundContext = InputRoundContext;
+/** @deprecated Use {@link InputRoundHook}; removed in the next minor. */
+export type RoundHook<TArgs, TValue> = InputRoundHook<TArgs, TValue>;

@@ -26,7 +26,7 @@ import { type RoundScope, withRoundScope } from '../definitions/mcp-tool';
 import { errorToCallToolResult, outputToCallToolResult } from '../definitions/tool-content';
 import { toolListing } from '../definitions/tool-listing';
 import { approvalGate } from '../input/approval-gate';
-import { complete, type RoundContext, type RoundResult } from '../input/input-round';
+import { complete, type InputRoundContext, type InputRoundResult } from '../input/input-round';
 import { createStateSigner } from '../input/request-state';
 import { type McpToolServer, toolServerFromDefinition } from './mcp-tool-server';
 import type { ServedTool, ToolSource } from './sdk-server';
@@ -132,9 +132,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
   ): ServedTool['hook'] {
     const run = async (
       args: Record<string, unknown>,
-      context: RoundContext,
+      context: InputRoundContext,
       approved: boolean,
-    ): Promise<RoundResult<CallToolResult>> => {
+    ): Promise<InputRoundResult<CallToolResult>> => {
       const call = { id: `mcp_${randomUUID()}`, name: tool.name, arguments: args as never };
       const scope: RoundScope = { context };
       if (approved) approvedCalls.add(call.id);
@@ -202,7 +202,7 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
   });
 }
 
-/** An executor result as an MCP tool result: the output (and media), or `isError`. */
+/** An executor result as an MCP tool result: the output (and media), or `isError`. @internal */
 export function toolResultToCallToolResult(result: ToolResult | undefined): CallToolResult {
   if (result === undefined) return errorToCallToolResult('The call produced no result.');
   if (!result.success) return errorToCallToolResult(toolMessageFromResult(result).content);
@@ -223,7 +223,7 @@ export function toolResultToCallToolResult(result: ToolResult | undefined): Call
 }
 
 /** A plain tool's `reportProgress` as MCP progress (only reports with a `completed` count). */
-async function forwardProgress(event: ExecutorEvent, context: RoundContext): Promise<void> {
+async function forwardProgress(event: ExecutorEvent, context: InputRoundContext): Promise<void> {
   if (event.type !== 'call-progress' || event.progress.completed === undefined) return;
   await context
     .progress(event.progress.completed, {

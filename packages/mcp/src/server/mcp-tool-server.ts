@@ -59,7 +59,7 @@ export function toolServerFromDefinition(definition: ServerDefinition): McpToolS
   return server;
 }
 
-/** True for servers made by `createMcpServer` (from any copy of this package). */
+/** True for servers made by `createMcpServer` (from any copy of this package). @internal */
 export function isMcpToolServer(value: unknown): value is McpToolServer {
   return (
     typeof value === 'object' &&

@@ -15,7 +15,7 @@ import {
 import type { McpResourceDefinition } from '../definitions/mcp-resource';
 import type { McpResourceTemplate } from '../definitions/mcp-resource-template';
 import { errorToCallToolResult } from '../definitions/tool-content';
-import type { ClientCapabilities, RoundHook } from '../input/input-round';
+import type { ClientCapabilities, InputRoundHook } from '../input/input-round';
 import { type RoundEnvironment, runRound } from '../input/input-round-runner';
 import type { StateSigner } from '../input/request-state';
 import { installCompletionHandler } from './completion-handler';
@@ -26,7 +26,7 @@ import type { McpServerEvent, ServerEvents } from './server-events';
 /** A tool as the server serves it: its MCP listing and the hook that answers each round. */
 export interface ServedTool {
   descriptor: Tool;
-  hook: RoundHook<Record<string, unknown>, CallToolResult>;
+  hook: InputRoundHook<Record<string, unknown>, CallToolResult>;
 }
 
 /** Where a server finds its tools (a registry may gain tools, or load toolkits, later). */
