@@ -98,3 +98,26 @@ it('exports exactly what sibling packages need from ./internal (a change here is
     'SessionSchema',
   ]);
 });
+
+it('exports exactly the run view from ./run-view (a change here is a reviewed API change)', () => {
+  expect(exportedNames(new URL('./run-view/index.ts', import.meta.url))).toEqual([
+    'type CallEdge',
+    'type CallEvent',
+    'type CallPhase',
+    'type CallView',
+    'callViewOf',
+    'type CallViewStatus',
+    'createRunView',
+    'reduceRunView',
+    'resolveKnownReferences',
+    'type RoundSegment',
+    'type RoundView',
+    'type RunView',
+    'type RunViewEvent',
+    'runViewOf',
+    'type RunViewStatus',
+    'type ServerToolView',
+    'unknownEvent',
+    'type UnknownEvent',
+  ]);
+});
