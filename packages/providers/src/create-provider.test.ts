@@ -83,6 +83,59 @@ describe('createProvider', () => {
     expect(request?.body).toMatchObject({ model: 'llama-test', reasoning_effort: 'low' });
   });
 
+  it('speaks the Responses API for openai by default, Chat Completions with api: chat', async () => {
+    await server.start([
+      { type: 'json', body: { id: 'resp_1', object: 'response', status: 'completed', output: [] } },
+      recordedResponses('openai').json('final-answer'),
+    ]);
+    const env = { OPENAI_API_KEY: 'sk-env' };
+    const responses = await createProvider({
+      provider: 'openai',
+      model: 'gpt-5',
+      baseURL: `${server.url}/v1`,
+      env,
+      maxTokens: 50,
+    });
+    expect((responses as { api?: string }).api).toBe('responses');
+    await responses.generate(hi);
+    const chat = await createProvider({
+      provider: 'openai',
+      model: 'gpt-5',
+      baseURL: `${server.url}/v1`,
+      env,
+      api: 'chat',
+    });
+    await chat.generate(hi);
+    expect(server.requests.map((request) => request.path)).toEqual([
+      '/v1/responses',
+      '/v1/chat/completions',
+    ]);
+    expect(server.requests[0]?.body).toMatchObject({
+      model: 'gpt-5',
+      max_output_tokens: 50,
+      store: true,
+    });
+  });
+
+  it('keeps Chat Completions for other presets unless api: responses', async () => {
+    await server.start([
+      { type: 'json', body: { id: 'resp_1', object: 'response', status: 'completed', output: [] } },
+    ]);
+    const provider = await createProvider({
+      provider: 'vllm',
+      model: 'openai/gpt-oss-20b',
+      api: 'responses',
+      baseURL: `${server.url}/v1`,
+      env: {},
+    });
+    await provider.generate(hi);
+    expect(server.requests[0]?.path).toBe('/v1/responses');
+    const error = await rejection(
+      createProvider({ provider: 'anthropic', model: 'm', api: 'chat', env: {} }),
+    );
+    expect(error.code).toBe('invalid_options');
+  });
+
   it('needs no key for a local server', async () => {
     const provider = await createProvider({ provider: 'ollama', model: 'llama3.1', env: {} });
     expect(provider.model).toBe('llama3.1');

@@ -92,12 +92,21 @@ export interface CreateProviderOptions {
    * adapter's `strictTools`; only for services that support strict tools). Default false.
    */
   strictTools?: boolean | undefined;
+  /**
+   * Which OpenAI wire an OpenAI-compatible service is spoken over: `responses` (`POST
+   * /v1/responses`: reasoning items kept across tool rounds) or `chat` (Chat
+   * Completions). Default: `responses` for `openai`, `chat` for every other preset (give
+   * `responses` for a service that implements it: xAI, Azure OpenAI, vLLM, Ollama, …).
+   * Not for `anthropic`.
+   */
+  api?: 'chat' | 'responses' | undefined;
 }
 
 /**
  * A provider for a service named at run time (a `--provider` flag, a config file): the
- * Anthropic adapter for `anthropic`, the OpenAI-compatible adapter with that preset for
- * every other name. The key and base URL are resolved first, then only the chosen
+ * Anthropic adapter for `anthropic`; for `openai`, the Responses API adapter (`api:
+ * 'chat'` for Chat Completions); for every other preset the Chat Completions adapter
+ * (`api: 'responses'` for the Responses API). The key and base URL are resolved first, then only the chosen
  * adapter's entry (and so only its SDK) is loaded: `@mtpx/providers` itself loads neither.
  *
  * Throws a {@link ProviderError} with code `missing_api_key` (and `apiKeyVariable`, the
@@ -115,6 +124,13 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
   const { provider, model, env, maxRetries, timeoutMs, maxTokens, body, strictTools } = options;
   const shared = { model, maxRetries, timeoutMs, maxTokens, body, strictTools };
   if (provider === 'anthropic') {
+    if (options.api !== undefined) {
+      throw new ProviderError({
+        code: 'invalid_options',
+        provider,
+        message: `anthropic speaks the Messages API only: leave out api (got "${options.api}").`,
+      });
+    }
     const { apiKey, baseURL } = resolveAnthropicConnection(options);
     const { createAnthropicProvider } = await import('./anthropic');
     return createAnthropicProvider({ ...shared, apiKey, baseURL });
@@ -132,6 +148,20 @@ export async function createProvider(options: CreateProviderOptions): Promise<Pr
     baseURL: options.baseURL,
     env,
   });
-  const { createOpenAIProvider } = await import('./openai');
+  const api = options.api ?? (provider === 'openai' ? 'responses' : 'chat');
+  const { createOpenAIProvider, createOpenAIResponsesProvider } = await import('./openai');
+  if (api === 'responses') {
+    return createOpenAIResponsesProvider({
+      model,
+      maxRetries,
+      timeoutMs,
+      maxOutputTokens: maxTokens,
+      body,
+      strictTools,
+      preset: provider,
+      apiKey,
+      baseURL,
+    });
+  }
   return createOpenAIProvider({ ...shared, preset: provider, apiKey, baseURL });
 }

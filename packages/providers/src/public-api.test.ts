@@ -68,6 +68,8 @@ it('./testing exports exactly its public surface (a change here is a reviewed AP
     'type ModelServerOptions',
     'openAIChatCompletion',
     'openAIChatCompletionChunks',
+    'openAIResponse',
+    'openAIResponseEvents',
     'type OpenAIStreamWireOptions',
     'type OpenAIWireOptions',
     'type RecordedRequest',

@@ -13,6 +13,7 @@ export {
   type SseResponseScript,
   startModelServer,
 } from './testing/model-server';
+export { openAIResponse, openAIResponseEvents } from './testing/openai-responses-wire';
 export {
   type OpenAIStreamWireOptions,
   type OpenAIWireOptions,

@@ -167,7 +167,7 @@ describe('createOpenAIResponsesProvider: the request', () => {
       ],
       tools: [tool('lookup')],
     });
-    expect((server.requests[0]?.body as Json).input).toEqual([
+    expect(((server.requests[0]?.body ?? {}) as Json).input).toEqual([
       { role: 'user', content: 'Hi' },
       { role: 'assistant', content: 'Looking.' },
       { type: 'function_call', call_id: 'call_9', name: 'lookup', arguments: '{"q":"x"}' },

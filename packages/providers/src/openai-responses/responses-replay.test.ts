@@ -116,7 +116,7 @@ describe('a recorded reasoning run through the Responses replay server', () => {
       expect(first.include).toBeUndefined();
       // Without `include`, the API sends no encrypted content: none is kept.
       const part = turns[0]?.message.provider_parts?.find((each) => each.type === 'reasoning');
-      expect((part?.data as Json).encrypted_content).toBeUndefined();
+      expect(((part?.data ?? {}) as Json).encrypted_content).toBeUndefined();
       expect(inputOf(1).slice(1, 3)).toEqual([
         { type: 'item_reference', id: recordedItem(0, 0).id },
         { ...recordedItem(0, 1) },

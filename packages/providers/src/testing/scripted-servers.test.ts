@@ -5,6 +5,7 @@ import { collect, trace } from '../__fixtures__/collect';
 import { calculatorTools } from '../__fixtures__/fixtures';
 import { createAnthropicProvider } from '../anthropic/anthropic-provider';
 import { createOpenAIProvider } from '../openai/openai-provider';
+import { createOpenAIResponsesProvider } from '../openai-responses/responses-provider';
 import { type ModelServer, startModelServer } from './model-server';
 import { startScriptedAnthropicServer, startScriptedOpenAIServer } from './scripted-servers';
 
@@ -166,5 +167,73 @@ describe('startModelServer delays', () => {
     await expect(pending).rejects.toThrow();
     await server.close();
     server = undefined;
+  });
+});
+
+describe('startScriptedOpenAIServer on the Responses wire', () => {
+  it('answers POST /v1/responses with the scripted turns, streamed and whole', async () => {
+    server = await startScriptedOpenAIServer([
+      { reasoning: 'Subtract first.', ...turns[0] },
+      turns[1] ?? {},
+      turns[1] ?? {},
+    ]);
+    const provider = createOpenAIResponsesProvider({
+      model: 'gpt-5',
+      apiKey: 'sk-test',
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+    });
+    const { events, error } = await collect(provider.stream(request));
+    expect(error).toBeUndefined();
+    expect(
+      trace(events).filter((line) => line.startsWith('ready') || line.startsWith('reasoning')),
+    ).toEqual([
+      'reasoning "Subtract first."',
+      'ready 0 call_1 calculator.subtract {"a":18,"b":6}',
+      'ready 1 call_2 calculator.multiply {"a":4,"b":{"$ref":"call_1"}}',
+    ]);
+    const finish = events.at(-1);
+    const message = finish?.type === 'finish' ? finish.turn.message : undefined;
+    const followUp = {
+      ...request,
+      messages: [
+        ...request.messages,
+        ...(message === undefined ? [] : [message]),
+        {
+          role: 'tool' as const,
+          tool_call_id: 'call_1',
+          name: 'calculator.subtract',
+          content: '12',
+        },
+        {
+          role: 'tool' as const,
+          tool_call_id: 'call_2',
+          name: 'calculator.multiply',
+          content: '48',
+        },
+      ],
+    };
+    expect((await collect(provider.stream(followUp))).events.at(-1)).toMatchObject({
+      type: 'finish',
+      turn: { message: { content: 'The answer is 48.' }, finishReason: 'stop' },
+    });
+    expect((await provider.generate(followUp)).message.content).toBe('The answer is 48.');
+    expect(server.requests.map((each) => each.path)).toEqual([
+      '/v1/responses',
+      '/v1/responses',
+      '/v1/responses',
+    ]);
+    expect(
+      (
+        (server.requests[1]?.body ?? { input: [] }) as { input: Array<{ type?: string }> }
+      ).input.map((item) => item.type),
+    ).toEqual([
+      undefined,
+      'item_reference',
+      'function_call',
+      'function_call',
+      'function_call_output',
+      'function_call_output',
+    ]);
   });
 });

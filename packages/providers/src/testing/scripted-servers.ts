@@ -8,6 +8,7 @@ import {
   type SseEvent,
   startModelServer,
 } from './model-server';
+import { openAIResponse, openAIResponseEvents } from './openai-responses-wire';
 import { openAIChatCompletion, openAIChatCompletionChunks } from './openai-wire';
 import type { ScriptedTurn } from './scripted-turn';
 
@@ -87,7 +88,7 @@ interface ScriptedWire {
 
 /** How one API writes a scripted turn: whole, or as the events of a stream. */
 interface TurnEncoding {
-  whole(turn: ScriptedTurn, wire: ScriptedWire): unknown;
+  whole(turn: ScriptedTurn, wire: ScriptedWire, request: RecordedRequest): unknown;
   streamed(turn: ScriptedTurn, wire: ScriptedWire, request: RecordedRequest): SseEvent[];
 }
 
@@ -115,7 +116,7 @@ function startScriptedServer(
       if (!wantsStream(request)) {
         return {
           type: 'json',
-          body: encoding.whole(turn, wire),
+          body: encoding.whole(turn, wire, request),
           delayMs: options.firstByteDelayMs ?? 0,
         };
       }
@@ -133,11 +134,16 @@ function startScriptedServer(
   });
 }
 
+/** True for a Responses API request (`POST …/responses`). */
+const isResponsesRequest = (request: RecordedRequest) =>
+  request.path.split('?')[0]?.endsWith('/responses') === true;
+
 /**
- * An OpenAI-compatible Chat Completions server on 127.0.0.1 that plays a scripted model:
- * each request gets the next turn, as JSON or — when the request asks to stream — as
- * SSE chunks with the configured time to first byte and delay between chunks. Point
- * any OpenAI client at `${server.url}/v1`. For benchmarks, demos and tests.
+ * An OpenAI server on 127.0.0.1 that plays a scripted model: each request gets the next
+ * turn, as JSON or — when the request asks to stream — as SSE events with the configured
+ * time to first byte and delay between events. It speaks both OpenAI wires: Chat
+ * Completions on `…/chat/completions`, the Responses API on `…/responses`. Point any
+ * OpenAI client at `${server.url}/v1`. For benchmarks, demos and tests.
  *
  * @example
  * ```ts source="./testing.examples.ts#startScriptedOpenAIServer"
@@ -155,8 +161,10 @@ export function startScriptedOpenAIServer(
   options: ScriptedServerOptions = {},
 ): Promise<ModelServer> {
   return startScriptedServer(turns, options, {
-    whole: openAIChatCompletion,
+    whole: (turn, wire, request) =>
+      isResponsesRequest(request) ? openAIResponse(turn, wire) : openAIChatCompletion(turn, wire),
     streamed: (turn, wire, request) => {
+      if (isResponsesRequest(request)) return openAIResponseEvents(turn, wire);
       const body = isJsonObject(request.body) ? request.body : {};
       const streamOptions = isJsonObject(body.stream_options) ? body.stream_options : {};
       return openAIChatCompletionChunks(turn, {
