@@ -1,5 +1,4 @@
-import type { AgentEvent } from '@mtpx/agent';
-import type { ExecutorEvent } from '@mtpx/executor';
+import type { AgentEvent, RunViewEvent } from '@mtpx/agent';
 import { type Context, type Tracer, trace } from '@opentelemetry/api';
 import { activeContext, RunTrace } from './run-trace';
 import { VERSION } from './version';
@@ -19,11 +18,11 @@ export interface TraceRunsOptions {
   parentContext?: () => Context;
 }
 
-/** Any event the handler may receive: the agent's, the executor's, or one it does not know. */
-export type TracedEvent =
-  | AgentEvent
-  | ExecutorEvent
-  | { type: string; at: number; runId?: string; [key: string]: unknown };
+/**
+ * Any event the handler may receive: the agent's, the executor's, or one it does not know
+ * (the events the agent's run view folds).
+ */
+export type TracedEvent = RunViewEvent;
 
 /** An `onEvent` handler that makes spans; pass it to `createAgent`, a run, or an executor. */
 export type TracingHandler = (event: TracedEvent) => void;
@@ -61,7 +60,7 @@ export function traceRuns(options: TraceRunsOptions = {}): TracingHandler {
         );
         runs.set(key, run);
       }
-      const over = run.handle(event as AgentEvent);
+      const over = run.handle(event);
       // A run without `run-started` (an executor's own events) ends with its plan.
       if (over || (event.type === 'plan-finished' && !run.hasRunSpan)) runs.delete(key);
     } catch {
