@@ -1,6 +1,5 @@
 export { ProxyMetrics } from './proxy-metrics';
 export {
-  DEFAULT_PORT,
   defaultDataDir,
   type ProxyOptions,
   type RunningProxy,

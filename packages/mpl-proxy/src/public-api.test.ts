@@ -3,7 +3,6 @@ import { exportedNames } from '../../../scripts/api/exported-names.mjs';
 
 it('. exports exactly its public surface (a change here is a reviewed API change)', () => {
   expect(exportedNames(new URL('./index.ts', import.meta.url))).toEqual([
-    'DEFAULT_PORT',
     'defaultDataDir',
     'type LogSyncStats',
     'openPostgresProvenanceStore',

@@ -74,6 +74,7 @@ export {
   computeEntryHash,
   linkEntry,
   type ProvenanceEntry,
+  type ProvenanceEntryInput,
   type ProvenanceRecord,
   type ProvenanceStore,
   verifyChain,

@@ -20,14 +20,7 @@ export {
 } from './hashing/canonical-json';
 export { hashCanonical } from './hashing/semantic-hash';
 export { planReferenceOf } from './provenance/provenance';
-export {
-  type ProvenanceRow,
-  provenanceEntryColumns,
-  provenanceEntryOf,
-  provenancePlanKey,
-  provenanceRowColumns,
-  provenanceRowOf,
-} from './provenance/provenance-row';
+export { type ProvenanceRow, provenanceRows } from './provenance/provenance-row';
 export { compileAssertionSet, toCelInput } from './qom/assertions';
 export { resolveSTypesRoot } from './registry/registry-loader';
 export { schemaErrorDetails } from './registry/schema-errors';

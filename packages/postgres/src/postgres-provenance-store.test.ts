@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type ProvenanceRecord, semanticHash, verifyChain } from '@mtpx/mpl';
+import { type ProvenanceEntryInput, semanticHash, verifyChain } from '@mtpx/mpl';
 import type { JsonObject } from '@mtpx/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestSchema, type TestSchema } from './__fixtures__/test-database';
@@ -25,7 +25,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-function record(planId: string | null | undefined, payload: JsonObject): ProvenanceRecord {
+function record(planId: string | null | undefined, payload: JsonObject): ProvenanceEntryInput {
   return {
     ...(planId === undefined ? {} : { plan_id: planId }),
     stype: 'ai.agent.Reasoning.v1',

@@ -3,17 +3,10 @@ import {
   InternalError,
   linkEntry,
   type ProvenanceEntry,
-  type ProvenanceRecord,
+  type ProvenanceEntryInput,
   type ProvenanceStore,
 } from '@mtpx/mpl';
-import {
-  type ProvenanceRow,
-  provenanceEntryColumns,
-  provenanceEntryOf,
-  provenancePlanKey,
-  provenanceRowColumns,
-  provenanceRowOf,
-} from '@mtpx/mpl/internal';
+import { type ProvenanceRow, provenanceRows } from '@mtpx/mpl/internal';
 import {
   type PostgresConnectionOptions,
   PostgresDatabase,
@@ -30,12 +23,12 @@ export interface PostgresProvenanceStoreOptions extends PostgresConnectionOption
 }
 
 interface Pending {
-  record: ProvenanceRecord & { plan_id: string | null };
+  record: ProvenanceEntryInput & { plan_id: string | null };
   resolve: (entry: ProvenanceEntry) => void;
   reject: (error: unknown) => void;
 }
 
-const columns = provenanceEntryColumns.join(', ');
+const columns = provenanceRows.entryColumnList;
 /** Attempts of one batch when a unique violation says another writer got there first. */
 const maxAttempts = 5;
 
@@ -76,7 +69,7 @@ export class PostgresProvenanceStore implements ProvenanceStore {
     this.#maxBatch = options.maxBatch ?? 200;
   }
 
-  async append(record: ProvenanceRecord): Promise<ProvenanceEntry> {
+  async append(record: ProvenanceEntryInput): Promise<ProvenanceEntry> {
     if (this.#closed) throw new InternalError({ message: 'The provenance store is closed' });
     let planId: string | null;
     try {
@@ -84,7 +77,7 @@ export class PostgresProvenanceStore implements ProvenanceStore {
     } catch (cause) {
       throw new InternalError({ message: 'Could not find the plan of a provenance entry', cause });
     }
-    const key = provenancePlanKey(planId);
+    const key = provenanceRows.planKey(planId);
     return new Promise<ProvenanceEntry>((resolve, reject) => {
       const queue = this.#queues.get(key) ?? [];
       queue.push({ record: { ...record, plan_id: planId }, resolve, reject });
@@ -104,10 +97,10 @@ export class PostgresProvenanceStore implements ProvenanceStore {
     const result = await this.#read(() =>
       this.#database.query(
         `SELECT ${selected} FROM ${this.#table} WHERE plan_key = $1 ORDER BY seq`,
-        [provenancePlanKey(planId)],
+        [provenanceRows.planKey(planId)],
       ),
     );
-    return (result.rows as Array<Omit<ProvenanceRow, 'plan_key'>>).map(provenanceEntryOf);
+    return (result.rows as Array<Omit<ProvenanceRow, 'plan_key'>>).map(provenanceRows.entryOf);
   }
 
   async planIds(): Promise<string[]> {
@@ -127,7 +120,7 @@ export class PostgresProvenanceStore implements ProvenanceStore {
     await this.#database.close();
   }
 
-  async #planOf(record: ProvenanceRecord): Promise<string | null> {
+  async #planOf(record: ProvenanceEntryInput): Promise<string | null> {
     if (!record.invocation_id) return null;
     const result = await this.#database.query(
       `SELECT plan_id FROM ${this.#table} WHERE invocation_id = $1 AND plan_id IS NOT NULL ORDER BY plan_key, seq LIMIT 1`,
@@ -190,13 +183,13 @@ export class PostgresProvenanceStore implements ProvenanceStore {
       const entry = linkEntry(previous, pending.record, this.#algorithm);
       entries.push(entry);
       previous = entry;
-      const stored = provenanceRowOf(entry, { payload: pending.record.payload });
-      const row = provenanceRowColumns.map((column) => stored[column]);
+      const stored = provenanceRows.rowOf(entry, { payload: pending.record.payload });
+      const row = provenanceRows.columns.map((column) => stored[column]);
       rows.push(`(${row.map((_value, index) => `$${values.length + index + 1}`).join(', ')})`);
       values.push(...row);
     }
     await client.query(
-      `INSERT INTO ${this.#table} (${provenanceRowColumns.join(', ')}) VALUES ${rows.join(', ')}`,
+      `INSERT INTO ${this.#table} (${provenanceRows.columns.join(', ')}) VALUES ${rows.join(', ')}`,
       values,
     );
     return entries;

@@ -1,7 +1,7 @@
 // Type-checked examples shown in the TSDoc of this package's stores (scripts/docs/examples.mjs).
 import { createAgent } from '@mtpx/agent';
 import type { AnyTool } from '@mtpx/executor';
-import type { ProvenanceRecord } from '@mtpx/mpl';
+import type { ProvenanceEntryInput } from '@mtpx/mpl';
 import type { Provider } from '@mtpx/protocol';
 import { migratePostgres } from './migrate-postgres';
 import { PostgresStoreError } from './postgres-error';
@@ -25,7 +25,7 @@ export async function postgresStoreErrorExample(connectionString: string) {
   //#endregion PostgresStoreError
 }
 
-export async function postgresProvenanceStoreExample(record: ProvenanceRecord) {
+export async function postgresProvenanceStoreExample(record: ProvenanceEntryInput) {
   //#region PostgresProvenanceStore
   const store = new PostgresProvenanceStore({ connectionString: 'postgres://mpl@db/mpl' });
   const entry = await store.append(record); // durable once it resolves

@@ -5,7 +5,7 @@ import {
   type InspectOptions,
   InvalidRequestError,
   MplError,
-  type ProvenanceRecord,
+  type ProvenanceEntryInput,
   QomScoresSchema,
   SemanticHashMismatchError,
   verifyHash,
@@ -160,7 +160,7 @@ export async function handleCall(context: CallRouteContext, exchange: Exchange):
     return fail(rejection, mplHeaders);
   }
 
-  const record: ProvenanceRecord = {
+  const record: ProvenanceEntryInput = {
     invocation_id: inspection.invocationId ?? null,
     stype: inspection.stype,
     method: call.method,

@@ -1,14 +1,14 @@
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ProvenanceRecord, semanticHash, verifyChain } from '@mtpx/mpl';
+import { type ProvenanceEntryInput, semanticHash, verifyChain } from '@mtpx/mpl';
 import { planReferenceOf } from '@mtpx/mpl/internal';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { planId, reasoning, taskPlan, toolInvocation, toolResult } from '../__fixtures__/tutorial';
 import { SqliteProvenanceStore } from './sqlite-provenance-store';
 
-function record(stype: string, payload: object): ProvenanceRecord {
+function record(stype: string, payload: object): ProvenanceEntryInput {
   const reference = planReferenceOf(payload);
   return {
     ...(reference.planId ? { plan_id: reference.planId } : {}),

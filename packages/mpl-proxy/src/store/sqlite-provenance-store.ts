@@ -5,17 +5,10 @@ import {
   InternalError,
   linkEntry,
   type ProvenanceEntry,
-  type ProvenanceRecord,
+  type ProvenanceEntryInput,
   type ProvenanceStore,
 } from '@mtpx/mpl';
-import {
-  type ProvenanceRow,
-  provenanceEntryColumns,
-  provenanceEntryOf,
-  provenancePlanKey,
-  provenanceRowColumns,
-  provenanceRowOf,
-} from '@mtpx/mpl/internal';
+import { type ProvenanceRow, provenanceRows } from '@mtpx/mpl/internal';
 import Database from 'better-sqlite3';
 import { type LogSyncStats, WalSync } from './wal-sync';
 
@@ -41,7 +34,7 @@ export interface SqliteProvenanceStoreOptions {
 }
 
 interface Pending {
-  record: ProvenanceRecord;
+  record: ProvenanceEntryInput;
   resolve: (entry: ProvenanceEntry) => void;
   reject: (error: unknown) => void;
 }
@@ -52,10 +45,10 @@ type EntryRow = ProvenanceRow & { payload: string };
 /** A row as read back: the inserted row without its key, the payload only when asked for. */
 type Row = Omit<ProvenanceRow, 'plan_key'>;
 
-const columns = provenanceEntryColumns.join(', ');
+const columns = provenanceRows.entryColumnList;
 
-const insertEntry = `INSERT INTO provenance_entries (${provenanceRowColumns.join(', ')})
-  VALUES (${provenanceRowColumns.map((column) => `@${column}`).join(', ')})`;
+const insertEntry = `INSERT INTO provenance_entries (${provenanceRows.columns.join(', ')})
+  VALUES (${provenanceRows.columns.map((column) => `@${column}`).join(', ')})`;
 
 /** How long appends keep retrying while another connection holds the write lock. */
 const lockWaitMs = 5_000;
@@ -196,7 +189,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     return new SqliteProvenanceStore(options);
   }
 
-  append(record: ProvenanceRecord): Promise<ProvenanceEntry> {
+  append(record: ProvenanceEntryInput): Promise<ProvenanceEntry> {
     if (this.#closed)
       return Promise.reject(new InternalError({ message: 'The provenance store is closed' }));
     if (this.#readOnly)
@@ -226,7 +219,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     options: { payloads?: boolean } = {},
   ): Promise<ProvenanceEntry[]> {
     const statement = options.payloads ? this.#chainWithPayloads : this.#chain;
-    return statement.all(provenancePlanKey(planId)).map(provenanceEntryOf);
+    return statement.all(provenanceRows.planKey(planId)).map(provenanceRows.entryOf);
   }
 
   async planIds(): Promise<string[]> {
@@ -310,7 +303,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     );
   }
 
-  #link(record: ProvenanceRecord): { entry: ProvenanceEntry; row: EntryRow } {
+  #link(record: ProvenanceEntryInput): { entry: ProvenanceEntry; row: EntryRow } {
     const planId =
       record.plan_id !== undefined
         ? record.plan_id
@@ -319,11 +312,11 @@ export class SqliteProvenanceStore implements ProvenanceStore {
             this.#invocations.get(record.invocation_id) ??
             null)
           : null;
-    const key = provenancePlanKey(planId);
+    const key = provenanceRows.planKey(planId);
     const previous = this.#heads.get(key) ?? this.#head.get(key);
     const linked =
       record.plan_id === planId
-        ? (record as ProvenanceRecord & { plan_id: string | null })
+        ? (record as ProvenanceEntryInput & { plan_id: string | null })
         : { ...record, plan_id: planId };
     const entry = linkEntry(previous, linked, this.#algorithm);
     this.#heads.set(key, {
@@ -333,7 +326,10 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     });
     if (planId !== null && record.invocation_id && !this.#invocations.has(record.invocation_id))
       this.#invocations.set(record.invocation_id, planId);
-    return { entry, row: provenanceRowOf(entry, { payload: record.payload, flags: 'integer' }) };
+    return {
+      entry,
+      row: provenanceRows.rowOf(entry, { payload: record.payload, flags: 'integer' }),
+    };
   }
 }
 

@@ -1,11 +1,11 @@
 // Type-checked examples shown in the TSDoc of `sqlite-provenance-store.ts` and
 // `postgres-provenance.ts` (scripts/docs/examples.mjs).
-import { type ProvenanceRecord, verifyChain } from '@mtpx/mpl';
+import { type ProvenanceEntryInput, verifyChain } from '@mtpx/mpl';
 import { startProxy } from '../server';
 import { openPostgresProvenanceStore } from './postgres-provenance';
 import { SqliteProvenanceStore } from './sqlite-provenance-store';
 
-export async function sqliteProvenanceStoreExample(record: ProvenanceRecord) {
+export async function sqliteProvenanceStoreExample(record: ProvenanceEntryInput) {
   //#region SqliteProvenanceStore
   const store = SqliteProvenanceStore.open({ dataDir: '/var/lib/mpl' });
   const entry = await store.append(record);

@@ -2,7 +2,7 @@ import type { HashAlgorithm } from '../hashing/semantic-hash';
 import {
   linkEntry,
   type ProvenanceEntry,
-  type ProvenanceRecord,
+  type ProvenanceEntryInput,
   type ProvenanceStore,
 } from './provenance';
 
@@ -34,7 +34,7 @@ export class InMemoryProvenanceStore implements ProvenanceStore {
     this.#algorithm = options.algorithm ?? 'sha256';
   }
 
-  async append(record: ProvenanceRecord): Promise<ProvenanceEntry> {
+  async append(record: ProvenanceEntryInput): Promise<ProvenanceEntry> {
     const planId =
       record.plan_id !== undefined
         ? record.plan_id
@@ -45,7 +45,7 @@ export class InMemoryProvenanceStore implements ProvenanceStore {
     const chain = this.#chains.get(key) ?? [];
     const linked =
       record.plan_id === planId
-        ? (record as ProvenanceRecord & { plan_id: string | null })
+        ? (record as ProvenanceEntryInput & { plan_id: string | null })
         : { ...record, plan_id: planId };
     const entry = linkEntry(chain.at(-1), linked, this.#algorithm);
     chain.push(entry);

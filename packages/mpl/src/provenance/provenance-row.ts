@@ -10,25 +10,15 @@ import type { ProvenanceEntry } from './provenance';
  *
  * @internal
  */
-export interface ProvenanceRow {
+export type ProvenanceRow = Omit<ProvenanceEntry, 'qom_passed' | 'validated' | 'payload'> & {
   /** `plan_id ?? ''`: the key a plan's chain is stored and read under. */
   plan_key: string;
-  plan_id: string | null;
-  seq: number;
-  stype: string;
-  method: string | null;
-  invocation_id: string | null;
-  sem_hash: string;
-  parent_hash: string | null;
-  entry_hash: string;
-  timestamp: string;
-  qom_profile: string;
   qom_passed: boolean | number;
   /** `false` (`0`) for an entry recorded without validation (transparent mode); else `null`. */
   validated: boolean | number | null;
   /** The payload's JSON text. Rows read without payloads leave it out. */
   payload?: string;
-}
+};
 
 /**
  * The columns of {@link ProvenanceRow} that hold an entry's fields, in table order (without
@@ -82,21 +72,13 @@ export function provenanceRowOf(
   options: { payload?: JsonValue; flags?: 'boolean' | 'integer' } = {},
 ): ProvenanceRow & { payload: string } {
   const integer = options.flags === 'integer';
-  const payload = options.payload !== undefined ? options.payload : entry.payload;
+  const { qom_passed, validated, payload: entryPayload, ...fields } = entry;
+  const payload = options.payload !== undefined ? options.payload : entryPayload;
   return {
     plan_key: provenancePlanKey(entry.plan_id),
-    plan_id: entry.plan_id,
-    seq: entry.seq,
-    stype: entry.stype,
-    method: entry.method,
-    invocation_id: entry.invocation_id,
-    sem_hash: entry.sem_hash,
-    parent_hash: entry.parent_hash,
-    entry_hash: entry.entry_hash,
-    timestamp: entry.timestamp,
-    qom_profile: entry.qom_profile,
-    qom_passed: integer ? (entry.qom_passed ? 1 : 0) : entry.qom_passed,
-    validated: entry.validated === false ? (integer ? 0 : false) : null,
+    ...fields,
+    qom_passed: integer ? (qom_passed ? 1 : 0) : qom_passed,
+    validated: validated === false ? (integer ? 0 : false) : null,
     payload: JSON.stringify(payload ?? null),
   };
 }
@@ -109,23 +91,32 @@ export function provenanceRowOf(
  * @internal
  */
 export function provenanceEntryOf(row: Omit<ProvenanceRow, 'plan_key'>): ProvenanceEntry {
+  const { qom_passed, validated, payload, ...fields } = row as ProvenanceRow;
+  const { plan_key: _key, ...entryFields } = fields;
   const entry: ProvenanceEntry = {
-    plan_id: row.plan_id,
-    seq: row.seq,
-    stype: row.stype,
-    method: row.method,
-    invocation_id: row.invocation_id,
-    sem_hash: row.sem_hash,
-    parent_hash: row.parent_hash,
-    entry_hash: row.entry_hash,
-    timestamp: row.timestamp,
-    qom_profile: row.qom_profile,
-    qom_passed: row.qom_passed === true || row.qom_passed === 1,
+    ...entryFields,
+    qom_passed: qom_passed === true || qom_passed === 1,
   };
-  if (row.validated === false || row.validated === 0) entry.validated = false;
-  if (row.payload !== undefined && row.payload !== null) {
-    const parsed = safeParseJson(row.payload);
-    entry.payload = parsed.ok ? parsed.value : (row.payload as JsonValue);
+  if (validated === false || validated === 0) entry.validated = false;
+  if (payload !== undefined && payload !== null) {
+    const parsed = safeParseJson(payload);
+    entry.payload = parsed.ok ? parsed.value : (payload as JsonValue);
   }
   return entry;
 }
+
+/**
+ * The provenance row in one place, for every store and reader: the columns, the key of a
+ * plan's chain, and the mapping both ways (`rowOf`, `entryOf`).
+ *
+ * @internal
+ */
+export const provenanceRows = {
+  /** The entry's columns, comma-separated: what a store selects to rebuild entries. */
+  entryColumnList: provenanceEntryColumns.join(', '),
+  /** Every column a store inserts, in order. */
+  columns: provenanceRowColumns,
+  planKey: provenancePlanKey,
+  rowOf: provenanceRowOf,
+  entryOf: provenanceEntryOf,
+} as const;

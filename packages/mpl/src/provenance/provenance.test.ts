@@ -5,7 +5,7 @@ import {
   computeEntryHash,
   linkEntry,
   type ProvenanceEntry,
-  type ProvenanceRecord,
+  type ProvenanceEntryInput,
   planReferenceOf,
   verifyChain,
 } from './provenance';
@@ -17,7 +17,7 @@ const invocationId = '550e8400-e29b-41d4-a716-446655440020';
 function record(
   stype: string,
   payload: Record<string, unknown>,
-  extra: Partial<ProvenanceRecord> = {},
+  extra: Partial<ProvenanceEntryInput> = {},
 ) {
   const reference = planReferenceOf(payload);
   return {
@@ -30,7 +30,7 @@ function record(
     qom_profile: 'qom-basic',
     qom_passed: true,
     ...extra,
-  } satisfies ProvenanceRecord;
+  } satisfies ProvenanceEntryInput;
 }
 
 async function tutorialChain() {

@@ -7,8 +7,11 @@ import {
   semanticHash,
 } from '../hashing/semantic-hash';
 
-/** What a caller hands a {@link ProvenanceStore} to record one accepted message. */
-export interface ProvenanceRecord {
+/**
+ * What a caller hands a {@link ProvenanceStore} to append one accepted message as an entry
+ * of its plan's chain (was `ProvenanceRecord`: a "record" is a recorded run, in the Inspector).
+ */
+export interface ProvenanceEntryInput {
   /**
    * The plan the message belongs to. Leave it `undefined` to let the store find it from
    * `invocation_id` (a ToolResult joins the plan of the ToolInvocation it answers); `null`
@@ -32,6 +35,9 @@ export interface ProvenanceRecord {
   /** ISO 8601; the store's clock when absent. */
   timestamp?: string;
 }
+
+/** @deprecated Use {@link ProvenanceEntryInput}; removed in the next minor. */
+export type ProvenanceRecord = ProvenanceEntryInput;
 
 /** One entry of a plan's provenance chain, in wire form. */
 export interface ProvenanceEntry {
@@ -65,7 +71,7 @@ export interface ProvenanceEntry {
  */
 export interface ProvenanceStore {
   /** Links and records one message; resolves with its entry once it is stored. */
-  append(record: ProvenanceRecord): Promise<ProvenanceEntry>;
+  append(record: ProvenanceEntryInput): Promise<ProvenanceEntry>;
   /** A plan's chain in order (`null`: messages without a plan); `[]` when unknown. */
   chain(planId: string | null, options?: { payloads?: boolean }): Promise<ProvenanceEntry[]>;
   /** Every plan id with at least one entry. */
@@ -180,7 +186,7 @@ export function computeEntryHash(
  */
 export function linkEntry(
   previous: Pick<ProvenanceEntry, 'seq' | 'sem_hash' | 'entry_hash'> | undefined,
-  record: ProvenanceRecord & { plan_id: string | null },
+  record: ProvenanceEntryInput & { plan_id: string | null },
   algorithm: HashAlgorithm = 'sha256',
 ): ProvenanceEntry {
   const entry: ProvenanceEntry = {
