@@ -160,8 +160,12 @@ export interface ToolCallInspection {
  * Graph rules (duplicates, missing targets, cycles) need the other calls and are not checked.
  *
  * @example
- * ```ts
- * const inspection = inspectToolCall({ id: 'call_2', name: 'calculator.add', arguments: { a: { $ref: 'call_1' } } });
+ * ```ts source="./protocol.examples.ts#inspectToolCall"
+ * const inspection = inspectToolCall({
+ *   id: 'call_2',
+ *   name: 'calculator.add',
+ *   arguments: { a: { $ref: 'call_1' } },
+ * });
  * inspection.refTargets; // ['call_1']
  * inspection.issues; // []
  * ```

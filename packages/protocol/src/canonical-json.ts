@@ -5,7 +5,7 @@
  * executor treats as "do not cache". Written without recursion: no value can overflow it.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#canonicalJson"
  * canonicalJson({ b: 1, a: [2, { d: 3, c: 4 }] }); // '{"a":[2,{"c":4,"d":3}],"b":1}'
  * ```
  */

@@ -24,7 +24,7 @@ export interface MessageEnvelope<TKind extends string = string, TPayload = unkno
  * Wraps a payload in an envelope of the current {@link MTP_VERSION}.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#createEnvelope"
  * const envelope = createEnvelope('cancel', { run_id: 'run_1' });
  * JSON.stringify(envelope); // {"mtp_version":"0.1.0","kind":"cancel","payload":{"run_id":"run_1"},"metadata":{}}
  * ```
@@ -83,7 +83,7 @@ export function isCompatibleVersion(version: string): boolean {
  * `mtp_version` each give a typed {@link EnvelopeError} that keeps the text.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#parseEnvelope"
  * const parsed = parseEnvelope(line);
  * if (parsed.ok) handle(parsed.value.kind, parsed.value.payload);
  * else console.error(parsed.error.code, parsed.error.message);

@@ -18,7 +18,7 @@ export interface MtpxErrorOptions<TCode extends string> {
  * `Symbol.for` marker, so they hold even when two copies of a package are installed.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#MtpxError"
  * try {
  *   assertValidPlan(plan);
  * } catch (error) {

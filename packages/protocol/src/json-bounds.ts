@@ -32,7 +32,7 @@ export type JsonMeasure =
  * members are skipped as `JSON.stringify` does.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#measureJson"
  * measureJson({ a: [1, 2] }); // { ok: true, depth: 2, bytes: 11 }
  * measureJson(deeplyNested, { maxDepth: 64 }); // { ok: false, problem: 'too_deep', message: '…' }
  * ```
@@ -142,7 +142,7 @@ export function setOwnProperty(target: object, key: string | number, value: unkn
  * ({@link measureJson}): a cycle would never end.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#cloneJson"
  * const copy = cloneJson({ a: [1, { b: 2 }] });
  * ```
  * @internal

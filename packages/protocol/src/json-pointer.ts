@@ -30,7 +30,7 @@ export class JsonPointerError extends MtpxError<JsonPointerErrorCode> {
  * `""` is the whole document; every other pointer starts with `/`; `~0` is `~` and `~1` is `/`.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#parseJsonPointer"
  * parseJsonPointer('/items/0/a~1b'); // { ok: true, value: ['items', '0', 'a/b'] }
  * ```
  * @internal
@@ -54,7 +54,7 @@ export function parseJsonPointer(pointer: string): SafeResult<string[], JsonPoin
  * Array indexes are decimal without leading zeros; `-` (past the end) selects nothing.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#evaluateJsonPointer"
  * evaluateJsonPointer({ items: [{ id: 7 }] }, '/items/0/id'); // { ok: true, value: 7 }
  * ```
  * @internal

@@ -43,7 +43,7 @@ export class InvalidJsonError extends MtpxError<'invalid_json'> {
  * Parses untrusted JSON text without throwing.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#safeParseJson"
  * const parsed = safeParseJson('{"a":1');
  * if (!parsed.ok) console.log(parsed.error.message); // Invalid JSON: ...
  * ```

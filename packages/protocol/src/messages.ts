@@ -72,7 +72,7 @@ const messageMaxDepth = 1000;
  * are, other values as JSON), a failure as its error with `is_error: true`.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#toolMessageFromResult"
  * toolMessageFromResult(result); // { role: 'tool', tool_call_id: 'call_1', name: 'calculator.add', content: '42' }
  * ```
  */

@@ -26,7 +26,7 @@ export interface PlanFromToolCallsOptions {
  * listing every issue with the call ids it concerns. Linear in calls + references.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#planFromToolCalls"
  * const plan = planFromToolCalls([
  *   { id: 'call_1', name: 'calculator.subtract', arguments: { a: 18, b: 6 } },
  *   { id: 'call_2', name: 'calculator.multiply', arguments: { a: 4, b: { $ref: 'call_1' } } },

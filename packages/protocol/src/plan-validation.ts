@@ -19,12 +19,17 @@ export interface ValidatePlanOptions {
  * an empty list for a valid plan. The plan may come straight from untrusted JSON.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#validateExecutionPlan"
  * const issues = validateExecutionPlan({
- *   batches: [{ mode: 'parallel', calls: [
- *     { id: 'call_1', name: 'calculator.add', arguments: { a: 1, b: { $ref: 'call_2' } } },
- *     { id: 'call_2', name: 'calculator.add', arguments: { a: 2, b: 3 } },
- *   ] }],
+ *   batches: [
+ *     {
+ *       mode: 'parallel',
+ *       calls: [
+ *         { id: 'call_1', name: 'calculator.add', arguments: { a: 1, b: { $ref: 'call_2' } } },
+ *         { id: 'call_2', name: 'calculator.add', arguments: { a: 2, b: 3 } },
+ *       ],
+ *     },
+ *   ],
  * });
  * issues[0]?.code; // 'ref_not_earlier': call_2 runs alongside call_1, not before it
  * ```

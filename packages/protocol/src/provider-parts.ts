@@ -47,7 +47,7 @@ export type ProviderPart = z.infer<typeof ProviderPartSchema>;
  * when there is none (redacted and encrypted parts carry no text).
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#reasoningText"
  * reasoningText(turn.message.provider_parts); // "The user wants 2 + 3 …"
  * ```
  * @internal

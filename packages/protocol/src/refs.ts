@@ -139,7 +139,7 @@ export function scanReferences(value: unknown): ReferenceScan {
  * (repeats included). Malformed references are left out; `scanReferences` reports them.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#findRefs"
  * findRefs({ a: { $ref: 'call_1' }, list: [{ $ref: 'call_2', $path: '/id' }] }); // ['call_1', 'call_2']
  * ```
  */
@@ -189,8 +189,8 @@ export class RefResolutionError extends MtpxError<RefResolutionErrorCode> {
  * The input is never modified; nothing throws.
  *
  * @example
- * ```ts
- * const outputs = new Map([['call_1', 12]]);
+ * ```ts source="./protocol.examples.ts#resolveReferences"
+ * const outputs = new Map<string, JsonValue>([['call_1', 12]]);
  * resolveReferences({ a: 4, b: { $ref: 'call_1' } }, (id) => outputs.get(id));
  * // { ok: true, value: { a: 4, b: 12 } }
  * ```

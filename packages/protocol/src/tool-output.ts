@@ -82,8 +82,11 @@ const toolOutputMarker = Symbol.for('mtpx.tool-output');
  * from a plain JSON value that happens to have a `content` key.
  *
  * @example
- * ```ts
- * return toolOutput({ content: 'A cat', images: [{ url: 'https://…/cat.png', mime_type: 'image/png' }] });
+ * ```ts source="./protocol.examples.ts#toolOutput"
+ * return toolOutput({
+ *   content: 'A cat',
+ *   images: [{ url: 'https://example.com/cat.png', mime_type: 'image/png' }],
+ * });
  * ```
  */
 export function toolOutput<TOutput extends ToolOutput>(output: TOutput): TOutput {

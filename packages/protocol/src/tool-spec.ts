@@ -16,7 +16,7 @@ export type JsonSchemaObject = z.infer<typeof JsonSchemaObjectSchema>;
  * What a model and a runtime know about a tool. Field names are the MTP wire names.
  *
  * @example
- * ```ts
+ * ```ts source="./protocol.examples.ts#ToolSpecSchema"
  * const spec = ToolSpecSchema.parse({
  *   name: 'calculator.add',
  *   description: 'Add two numbers',
