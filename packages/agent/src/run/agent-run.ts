@@ -8,7 +8,6 @@ import {
   type ToolSpec,
   toolMessageFromResult,
 } from '@mtpx/protocol';
-import { serverToolParts } from '@mtpx/protocol/internal';
 import type { AgentEvent } from '../events/agent-events';
 import type { JournaledRun } from '../journal/run-journal';
 import type { RunProgress } from '../journal/run-journal-recorder';
@@ -18,6 +17,7 @@ import { boundedMessage } from './bounded-calls';
 import {
   type ModelTurnStreamOptions,
   type PartialTurn,
+  reportServerTools,
   streamModelTurn,
 } from './model-turn-stream';
 import { CallBudget, RoundCalls } from './round-calls';
@@ -209,7 +209,7 @@ export class AgentRun {
       }
       const modelMs = this.#now() - roundStart;
       this.#usage = addUsage(this.#usage, turn.usage);
-      if (!streamOptions.serverToolsReported) this.#reportServerTools(round, turn);
+      if (!streamOptions.serverToolsReported) reportServerTools(turn, streamOptions);
       if (turn.reasoning !== undefined) this.#reasoning.push({ round, text: turn.reasoning });
       // Out-of-bounds calls are replaced before anything keeps or walks them.
       let message = boundedMessage(turn.message, (call) => calls.bounded(call));
@@ -256,24 +256,6 @@ export class AgentRun {
       if (signal.aborted) return 'cancelled';
       if (calls.refused) return 'tool_call_limit';
       if (round >= maxRounds) return 'max_rounds';
-    }
-  }
-
-  /** A whole turn's server tool blocks as `server-tool-used` (a stream reports its own). */
-  #reportServerTools(round: number, turn: ProviderTurn): void {
-    const emit = this.#emit;
-    if (emit === undefined) return;
-    for (const part of serverToolParts(turn.message.provider_parts)) {
-      const { id, name } = part.server_tool ?? {};
-      emit({
-        type: 'server-tool-used',
-        runId: this.#request.runId,
-        at: this.#now(),
-        round,
-        blockType: part.type,
-        ...(id === undefined ? {} : { id }),
-        ...(name === undefined ? {} : { name }),
-      });
     }
   }
 

@@ -1,4 +1,5 @@
 import type { Provider, ProviderRequest, ProviderTurn, Usage } from '@mtpx/protocol';
+import { serverToolParts } from '@mtpx/protocol/internal';
 import { AgentError } from '../agent-error';
 import type { AgentEvent, ToolCallDeltaEvent } from '../events/agent-events';
 import type { RoundCalls } from './round-calls';
@@ -93,4 +94,25 @@ export async function streamModelTurn(
   }
   options.serverToolsReported = serverToolsReported;
   return turn.usage === undefined && usage !== undefined ? { ...turn, usage } : turn;
+}
+
+/** A whole (non-streamed) turn's server tool blocks as `server-tool-used` events; a stream reports its own. */
+export function reportServerTools(
+  turn: ProviderTurn,
+  options: Pick<ModelTurnStreamOptions, 'runId' | 'round' | 'emit' | 'now'>,
+): void {
+  const { runId, round, emit, now } = options;
+  if (emit === undefined) return;
+  for (const part of serverToolParts(turn.message.provider_parts)) {
+    const { id, name } = part.server_tool ?? {};
+    emit({
+      type: 'server-tool-used',
+      runId,
+      at: now(),
+      round,
+      blockType: part.type,
+      ...(id === undefined ? {} : { id }),
+      ...(name === undefined ? {} : { name }),
+    });
+  }
 }
