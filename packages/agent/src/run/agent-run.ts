@@ -62,7 +62,9 @@ export class AgentRun {
   constructor(settings: RunSettings, request: RunRequest) {
     this.#settings = settings;
     this.#request = request;
-    this.#storage = new RunStorage({ ...request, ...settings });
+    const { runId, input, sessionId, userId } = request;
+    const { sessionStore, journal } = settings;
+    this.#storage = new RunStorage({ runId, input, sessionId, userId, sessionStore, journal });
     const handler = request.onEvent;
     this.#emit =
       handler === undefined
