@@ -56,7 +56,7 @@ const marker = Symbol.for(markerName);
  * -32021 for a missing client capability, -32022 for an unsupported protocol version.
  *
  * @example
- * ```ts
+ * ```ts source="./mcp.examples.ts#McpAdapterError"
  * try {
  *   await client.callTool({ name: 'book', arguments: {} });
  * } catch (error) {

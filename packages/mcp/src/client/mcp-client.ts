@@ -96,10 +96,13 @@ export interface McpClientCapabilityOptions {
  * will give `mcpTools` (a client declares its capabilities once, before it connects).
  *
  * @example
- * ```ts
- * const client = new Client({ name: 'agent', version: '1.0.0' }, {
- *   capabilities: mcpClientCapabilities({ elicit: true, sample: true }),
- * });
+ * ```ts source="../mcp.examples.ts#mcpClientCapabilities"
+ * const client = new Client(
+ *   { name: 'agent', version: '1.0.0' },
+ *   {
+ *     capabilities: mcpClientCapabilities({ elicit: true, sample: true }),
+ *   },
+ * );
  * ```
  */
 export function mcpClientCapabilities(
@@ -126,8 +129,11 @@ export interface McpClientOptionsInput extends McpClientCapabilityOptions {
  * era (`2026` pins MCP 2026-07-28; `2025` is the 2025 `initialize` handshake; `auto` probes).
  *
  * @example
- * ```ts
- * const client = new Client({ name: 'agent', version: '1.0.0' }, mcpClientOptions({ era: '2025', elicit: true }));
+ * ```ts source="../mcp.examples.ts#mcpClientOptions"
+ * const client = new Client(
+ *   { name: 'agent', version: '1.0.0' },
+ *   mcpClientOptions({ era: '2025', elicit: true }),
+ * );
  * ```
  */
 export function mcpClientOptions(options: McpClientOptionsInput = {}): {

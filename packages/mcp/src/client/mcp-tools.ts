@@ -70,8 +70,11 @@ export interface McpToolsOptions extends InputHandlers {
  * model reads, never a crash.
  *
  * @example
- * ```ts
- * const client = new Client({ name: 'agent', version: '1.0.0' }, mcpClientOptions({ elicit: true }));
+ * ```ts source="../mcp.examples.ts#mcpTools"
+ * const client = new Client(
+ *   { name: 'agent', version: '1.0.0' },
+ *   mcpClientOptions({ elicit: true }),
+ * );
  * await client.connect(new StreamableHTTPClientTransport(new URL('http://127.0.0.1:3000/mcp')));
  * const tools = await mcpTools(client, { prefix: 'bookings.', elicit: askInTerminal });
  * const executor = createExecutor({ tools });

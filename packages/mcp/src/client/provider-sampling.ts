@@ -14,9 +14,12 @@ const stopReasons: Partial<Record<FinishReason, string>> = {
  * provider's answer the sampling result. The provider is called without tools.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#samplingFromProvider"
  * const sample = samplingFromProvider(provider);
- * await sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 50 }, { signal });
+ * await sample(
+ *   { messages: [{ role: 'user', content: { type: 'text', text: 'Hi' } }], maxTokens: 50 },
+ *   { signal },
+ * );
  * ```
  */
 export function samplingFromProvider(provider: Provider) {

@@ -42,7 +42,7 @@ export interface McpPromptDefinition {
  * Defines a prompt to serve with `createMcpServer({ prompts })`.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#defineMcpPrompt"
  * const review = defineMcpPrompt({
  *   name: 'review',
  *   arguments: [{ name: 'language', required: true }],

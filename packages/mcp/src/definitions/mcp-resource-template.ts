@@ -52,13 +52,13 @@ export interface McpResourceTemplate extends McpResourceTemplateDefinition {
  * Reads of a URI that no fixed resource has go to the first template that matches it.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#defineMcpResourceTemplate"
  * const userProfile = defineMcpResourceTemplate({
  *   uriTemplate: 'users://{id}/profile',
  *   name: 'user-profile',
  *   mimeType: 'application/json',
  *   complete: { id: (typed) => ['ada', 'alan'].filter((id) => id.startsWith(typed)) },
- *   read: (uri, { id }) => JSON.stringify({ id }),
+ *   read: (_uri, { id }) => JSON.stringify({ id }),
  * });
  * ```
  */

@@ -36,7 +36,7 @@ export interface McpResourceDefinition {
  * Defines a resource to serve with `createMcpServer({ resources })`.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#defineMcpResource"
  * const readme = defineMcpResource({
  *   uri: 'docs://readme',
  *   name: 'readme',

@@ -79,7 +79,7 @@ export async function withRoundScope<T>(
  * server-to-client requests).
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#defineMcpTool"
  * const greet = defineMcpTool({
  *   name: 'greet',
  *   description: 'Greets the user, asking for their name.',
@@ -87,7 +87,9 @@ export async function withRoundScope<T>(
  *   round: (_args, context) => {
  *     const answer = context.accepted('name', z.object({ name: z.string() }));
  *     if (answer === undefined) {
- *       return inputRequired({ name: formElicitation('Your name?', z.object({ name: z.string() })) });
+ *       return inputRequired({
+ *         name: formElicitation('Your name?', z.object({ name: z.string() })),
+ *       });
  *     }
  *     return complete(`Hello, ${answer.name}!`);
  *   },

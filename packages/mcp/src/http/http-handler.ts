@@ -51,7 +51,7 @@ interface LegacySession {
  * Mount `handler.fetch` on any fetch-style runtime, or use `serveMcp` for Node's HTTP server.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#createMcpHttpHandler"
  * const handler = createMcpHttpHandler(server);
  * const response = await handler.fetch(request);
  * ```

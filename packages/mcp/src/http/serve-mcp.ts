@@ -45,7 +45,7 @@ export interface McpHttpServer {
  * `checkBearerToken` requires a bearer token.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#serveMcp"
  * const http = await serveMcp(server, { port: 3000 });
  * console.log(`MCP at ${http.url}`);
  * ```

@@ -71,7 +71,7 @@ export type InputRequests = Record<string, InputRequest>;
  * the wire cannot express throws a `TypeError` here, before anything is sent).
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#formElicitation"
  * formElicitation('Which date?', {
  *   type: 'object',
  *   properties: { date: { type: 'string', format: 'date' } },
@@ -106,8 +106,11 @@ export function urlElicitation(message: string, url: string): UrlElicitationRequ
  * A sampling request: asks the client's model for one completion.
  *
  * @example
- * ```ts
- * sampling({ messages: [{ role: 'user', content: { type: 'text', text: 'Name a colour' } }], maxTokens: 20 });
+ * ```ts source="../mcp.examples.ts#sampling"
+ * sampling({
+ *   messages: [{ role: 'user', content: { type: 'text', text: 'Name a colour' } }],
+ *   maxTokens: 20,
+ * });
  * ```
  */
 export function sampling(params: SamplingRequestParams): SamplingRequest {

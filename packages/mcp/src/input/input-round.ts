@@ -27,7 +27,7 @@ export type InputRoundResult<TValue> = CompleteInputRound<TValue> | InputRequire
  * Finishes the call with `value`.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#complete"
  * return complete(`Hello, ${name}!`);
  * ```
  */
@@ -41,7 +41,7 @@ export function complete<TValue>(value: TValue): CompleteInputRound<TValue> {
  * `state` and binds it to this call, so a hook can trust what comes back.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#inputRequired"
  * return inputRequired({ date: formElicitation('Which date?', dateSchema) }, { step: 'date' });
  * ```
  */

@@ -97,7 +97,7 @@ export interface CreateMcpServerOptions {
  * same rounds as server-to-client requests.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#createMcpServer"
  * const server = createMcpServer({ name: 'bookings', version: '1.0.0', tools: [bookTable] });
  * await serveMcp(server, { port: 3000 });
  * ```

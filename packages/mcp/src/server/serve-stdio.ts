@@ -24,7 +24,7 @@ export interface McpStdioServer {
  * the same rounds as server-to-client requests on the pipe.
  *
  * @example
- * ```ts
+ * ```ts source="../mcp.examples.ts#serveMcpStdio"
  * serveMcpStdio(server);
  * ```
  */
