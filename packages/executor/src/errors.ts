@@ -26,8 +26,11 @@ export interface ToolExecutionErrorOptions {
  * message as the error) but is never retried.
  *
  * @example
- * ```ts
- * throw new ToolExecutionError({ message: 'The weather service is rate limited.', retryable: true });
+ * ```ts source="./errors.examples.ts#ToolExecutionError"
+ * throw new ToolExecutionError({
+ *   message: 'The weather service is rate limited.',
+ *   retryable: true,
+ * });
  * ```
  */
 export class ToolExecutionError extends MtpxError<string> {

@@ -29,7 +29,7 @@ export interface ExecutorOptions {
   /**
    * `eager` (default): a call starts as soon as the calls it depends on are done.
    * `batches`: a plan's batches run strictly one after another, as MTP specifies.
-   * Runs fed call by call (`start`, `executeToolCalls`) are always eager.
+   * Plan executions fed call by call (`start`, `executeToolCalls`) are always eager.
    */
   scheduling?: Scheduling;
   /** Most calls in flight at once. Default: no cap. */
@@ -76,7 +76,26 @@ export interface Executor {
     calls: readonly ToolCallInput[],
     options?: PlanExecutionOptions,
   ): Promise<ToolResult[]>;
-  /** Starts a run fed call by call (a streamed response): `add` each call, then `end`. */
+  /**
+   * Starts a plan execution fed call by call (a streamed response): `add` each call, then
+   * `end`. Its options may hold calls until the response has finished (`hold`), answer
+   * calls from a journal (`knownResult`) and record results as calls finish (`onResult`).
+   *
+   * @example
+   * ```ts source="./executor.examples.ts#start"
+   * const executor = createExecutor({ tools: [calculatorToolkit()] });
+   * const execution = executor.start();
+   * // Each call is added as the model finishes writing it; call_2 waits for call_1.
+   * execution.add({
+   *   id: 'call_2',
+   *   name: 'calculator.multiply',
+   *   arguments: { a: 4, b: { $ref: 'call_1' } },
+   * });
+   * execution.add({ id: 'call_1', name: 'calculator.subtract', arguments: { a: 18, b: 6 } });
+   * execution.end();
+   * const results = await execution.results; // [48, 12] as results, in add order
+   * ```
+   */
   start(options?: PlanExecutionOptions): PlanExecution;
   /** Runs a plan at once and yields its events; `plan-finished` carries the results. */
   stream(plan: ExecutionPlanInput, options?: ExecuteOptions): AsyncIterable<ExecutorEvent>;
@@ -87,7 +106,7 @@ export interface Executor {
  * concurrency, time limits, cache, retries.
  *
  * @example
- * ```ts
+ * ```ts source="./executor.examples.ts#createExecutor"
  * const executor = createExecutor({ tools: [calculatorToolkit()] });
  * const results = await executor.executeToolCalls([
  *   { id: 'call_1', name: 'calculator.subtract', arguments: { a: 18, b: 6 } },

@@ -11,7 +11,7 @@ import {
  * (`PostgresRunJournal` from `@mtpx/postgres`) to survive a crash.
  *
  * @example
- * ```ts
+ * ```ts source="./in-memory-run-journal.examples.ts#InMemoryRunJournal"
  * const journal = new InMemoryRunJournal();
  * const agent = createAgent({ provider, tools, journal });
  * await agent.resume('run_1');

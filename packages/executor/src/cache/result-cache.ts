@@ -39,8 +39,11 @@ interface Entry {
  * evicted), expiring entries by their TTL against `Date.now()`.
  *
  * @example
- * ```ts
- * const executor = createExecutor({ tools, cache: new InMemoryResultCache({ maxEntries: 10_000 }) });
+ * ```ts source="./result-cache.examples.ts#InMemoryResultCache"
+ * const executor = createExecutor({
+ *   tools,
+ *   cache: new InMemoryResultCache({ maxEntries: 10_000 }),
+ * });
  * ```
  */
 export class InMemoryResultCache implements ResultCache {

@@ -8,7 +8,7 @@ import { canonicalJson, type JsonValue } from '@mtpx/protocol';
  * retry, a call re-run on another worker and a resumed run all see the same key.
  *
  * @example
- * ```ts
+ * ```ts source="./idempotency-key.examples.ts#idempotencyKeyOf"
  * const key = idempotencyKeyOf('run_1', 'call_1', { to: 'ada@example.com' });
  * key.startsWith('idem_'); // true
  * ```

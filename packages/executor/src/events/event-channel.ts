@@ -22,9 +22,7 @@ export interface EventChannelOptions {
  * reader.
  *
  * @example
- * ```ts
- * import { EventChannel } from '@mtpx/executor';
- *
+ * ```ts source="./event-channel.examples.ts#EventChannel"
  * const channel = new EventChannel<string>();
  * channel.push('call-started');
  * channel.push('call-finished');

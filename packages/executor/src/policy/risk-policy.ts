@@ -40,9 +40,12 @@ const approvals = new Set<string>(['allow', 'ask', 'deny']);
  * Defaults follow MTP: `read_only` → allow, `write` → allow, `destructive` → ask.
  *
  * @example
- * ```ts
- * const policy = new RiskPolicy({ defaults: { write: 'ask' }, tools: { 'file.*': 'deny', 'file.read_file': 'allow' } });
- * policy.decide(readFile.spec, call); // 'allow'
+ * ```ts source="./risk-policy.examples.ts#RiskPolicy"
+ * const policy = new RiskPolicy({
+ *   defaults: { write: 'ask' },
+ *   tools: { 'file.*': 'deny', 'file.read_file': 'allow' },
+ * });
+ * policy.decide(readFile); // 'allow' for file.read_file
  * ```
  */
 export class RiskPolicy implements ToolPolicy {

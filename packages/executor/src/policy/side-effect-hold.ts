@@ -22,6 +22,12 @@ export function startsEarly(tool: AnyTool | undefined): boolean {
  *
  * @example
  * ```ts source="./side-effect-hold.examples.ts#hold"
+ * const execution = executor.start({ hold: holdSideEffects });
+ * // Read-only calls start as soon as they are added; write calls wait (`call-held`).
+ * execution.add({ id: 'call_1', name: 'notes.append', arguments: { line: 'paid' } });
+ * if (finishReason === 'tool_calls' || finishReason === 'stop') execution.release();
+ * else execution.dropHeld(`Not run: the response did not finish (${finishReason}).`);
+ * execution.end();
  * ```
  */
 export function holdSideEffects(call: ToolCall, tool: AnyTool | undefined): string | undefined {

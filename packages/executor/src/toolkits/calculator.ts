@@ -84,7 +84,7 @@ function calculatorTools() {
  * JSON fail with a clear error.
  *
  * @example
- * ```ts
+ * ```ts source="./toolkits.examples.ts#calculatorToolkit"
  * const executor = createExecutor({ tools: [calculatorToolkit()] });
  * ```
  */

@@ -167,7 +167,7 @@ function fileTools(options: FileToolkitOptions) {
  * absolute paths, `..` and symbolic links leading out of it are refused.
  *
  * @example
- * ```ts
+ * ```ts source="./toolkits.examples.ts#fileToolkit"
  * const executor = createExecutor({ tools: [fileToolkit({ root: './workspace' })] });
  * ```
  */

@@ -126,7 +126,7 @@ export function isZodSchema(value: unknown): value is ZodSchema {
  * JSON Schema 2020-12 validator before `execute` runs.
  *
  * @example
- * ```ts
+ * ```ts source="./define-tool.examples.ts#defineTool"
  * const add = defineTool({
  *   name: 'calculator.add',
  *   description: 'Add two numbers.',

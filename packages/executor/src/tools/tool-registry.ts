@@ -17,9 +17,9 @@ interface ToolkitEntry {
  * Names are unique: registering one twice throws `ExecutorError` (`duplicate_tool`).
  *
  * @example
- * ```ts
+ * ```ts source="./tool-registry.examples.ts#ToolRegistry"
  * const registry = new ToolRegistry([add, calculatorToolkit()]);
- * registry.get('calculator.sqrt'); // loads the calculator toolkit, returns its sqrt tool
+ * await registry.resolve('calculator.sqrt'); // loads the calculator toolkit, returns its sqrt tool
  * registry.list(); // ToolSpecs for a provider
  * ```
  */

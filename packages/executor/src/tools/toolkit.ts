@@ -23,11 +23,11 @@ export interface Toolkit {
  * Defines a {@link Toolkit}. The name must be non-empty and dot-free.
  *
  * @example
- * ```ts
+ * ```ts source="./toolkit.examples.ts#defineToolkit"
  * const weather = defineToolkit({
  *   name: 'weather',
  *   description: 'Forecasts',
- *   load: async () => (await import('../weather-tools.js')).tools,
+ *   load: loadWeatherTools, // e.g. async () => (await import('./weather-tools.js')).tools
  * });
  * ```
  */
