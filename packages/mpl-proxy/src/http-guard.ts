@@ -10,8 +10,6 @@ import {
 } from '@mtpx/http-guard';
 import { InvalidRequestError, type MplError, PolicyDeniedError } from '@mtpx/mpl';
 
-export { isLoopbackAddress, LOOPBACK_HOSTS } from '@mtpx/http-guard';
-
 /** What the proxy's guard decided: the routed path and query, or the MPL error to answer. */
 export type GuardedTarget =
   | { ok: true; path: string; query: URLSearchParams }
