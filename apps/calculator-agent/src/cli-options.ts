@@ -38,6 +38,7 @@ Usage: pnpm demo [options]        (or: pnpm -C apps/calculator-agent start [opti
   --provider NAME        a real model: one of the providers below
   --model ID             the model (each provider has a default but lmstudio and vllm)
   --base-url URL         the provider's API base URL
+  --api chat|responses   OpenAI's wire: responses (default for openai) or chat (default for other presets)
   --question TEXT        your own question (with --provider; offline, the script answers the seed's)
   --ask                  ask at the terminal before write tools run (file.write_file)
   --json                 print the agent's events as JSON lines instead of the timeline

@@ -40,6 +40,7 @@ export const MODEL_FLAGS = {
   provider: { type: 'string' },
   model: { type: 'string' },
   'base-url': { type: 'string' },
+  api: { type: 'string' },
 } as const;
 
 /** What `--provider`, `--model` and `--base-url` asked for. */
@@ -47,6 +48,8 @@ export interface ModelChoice {
   provider: ProviderName;
   model?: string | undefined;
   baseUrl?: string | undefined;
+  /** `--api`: which OpenAI wire (`responses` is the default for `openai`, `chat` for other presets). */
+  api?: 'chat' | 'responses' | undefined;
 }
 
 /** A real model, ready to call, and how to name it in output. */
@@ -84,7 +87,7 @@ export function isProviderName(name: string): name is ProviderName {
  * without `--provider`.
  */
 export function modelChoiceFromFlags(
-  values: { provider?: string; model?: string; 'base-url'?: string },
+  values: { provider?: string; model?: string; 'base-url'?: string; api?: string },
   offlineRole: string,
 ): ModelChoice | undefined {
   if (values.provider === undefined) {
@@ -92,16 +95,27 @@ export function modelChoiceFromFlags(
       throw new CliError(
         `--model and --base-url need --provider (without it ${offlineRole} is the offline script).`,
       );
+    if (values.api !== undefined)
+      throw new CliError(
+        `--api needs --provider (without it ${offlineRole} is the offline script).`,
+      );
     return undefined;
   }
   if (!isProviderName(values.provider))
     throw new CliError(
       `Unknown --provider "${values.provider}". Use one of: ${PROVIDER_NAMES.join(', ')}.`,
     );
+  if (values.api !== undefined && values.api !== 'chat' && values.api !== 'responses')
+    throw new CliError(`Unknown --api "${values.api}". Use chat or responses.`);
+  if (values.api !== undefined && values.provider === 'anthropic')
+    throw new CliError(
+      '--api is for OpenAI-compatible providers: anthropic speaks its Messages API.',
+    );
   return {
     provider: values.provider,
     model: values.model,
     baseUrl: values['base-url'] && httpUrlFlag('--base-url', values['base-url']),
+    ...(values.api === undefined ? {} : { api: values.api }),
   };
 }
 
@@ -127,6 +141,7 @@ export async function createModelProvider(
       model,
       env,
       baseURL: choice.baseUrl || undefined,
+      api: choice.api,
     });
     const { baseURL, baseURLVariable } = describeProvider(choice.provider);
     const baseUrl = choice.baseUrl || env[baseURLVariable]?.trim() || baseURL;

@@ -180,7 +180,17 @@ describe('planner-executor (smoke)', () => {
     ]);
     cleanups.push(() => server.close());
     const { code, stdout } = await runApp(
-      ['--provider', 'openai', '--model', 'test-model', '--base-url', `${server.url}/v1`],
+      // The request body is read below in the Chat Completions shape.
+      [
+        '--provider',
+        'openai',
+        '--api',
+        'chat',
+        '--model',
+        'test-model',
+        '--base-url',
+        `${server.url}/v1`,
+      ],
       { OPENAI_API_KEY: 'test-key' },
     );
     expect(code).toBe(0);
