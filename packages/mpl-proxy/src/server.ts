@@ -1,17 +1,13 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import {
-  type HashAlgorithm,
   InternalError,
   InvalidRequestError,
   VERSION as MPL_PACKAGE_VERSION,
   MPL_VERSION,
   MplEngine,
   MplError,
-  type MplPolicy,
   NegotiationIncompatibleError,
   NotFoundError,
   type ProvenanceStore,
