@@ -87,7 +87,7 @@ describe('the documented path: the executor sees exactly the calls of the tool-c
     expect(ready).toHaveLength(6);
     expect(seen).toEqual(ready);
     // The same objects, not copies: nothing sits between the event and the executor.
-    seen.forEach((call, index) => expect(call).toBe(ready[index]));
+    for (const [index, call] of seen.entries()) expect(call).toBe(ready[index]);
     // The aliases were rewritten before the executor saw the calls.
     expect(seen[1]).toMatchObject({ arguments: { a: 4, b: { $ref: openAIIds[0] } } });
     if (mode === 'stream') {
