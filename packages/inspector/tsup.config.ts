@@ -7,7 +7,7 @@ import { packageTsupEntry } from '../../tsup.shared.ts';
 // clean leaves dist/web alone.
 export default defineConfig([
   packageTsupEntry(import.meta.dirname, {
-    entry: ['src/index.ts', 'src/cli.ts'],
+    entry: ['src/index.ts', 'src/internal.ts', 'src/cli.ts'],
     clean: ['!web/**'],
     noExternal: ['@mtpx/http-guard'],
   }),

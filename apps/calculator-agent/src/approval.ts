@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { LineReader, type Terminal } from '@mtpx/example-kit';
 import type { ApproveHandler } from '@mtpx/executor';
-import { formatCall } from '@mtpx/inspector';
+import { formatCall } from '@mtpx/inspector/internal';
 import type { JsonValue } from '@mtpx/protocol';
 
 /**

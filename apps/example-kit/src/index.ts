@@ -1,4 +1,4 @@
-export { formatMs, formatSpan, visibleLength, wrapLine } from '@mtpx/inspector';
+export { formatMs, formatSpan, visibleLength, wrapLine } from '@mtpx/inspector/internal';
 export { CliError } from './cli-error';
 export { COMMON_FLAGS, colorFlag, httpUrlFlag, parseFlags } from './cli-flags';
 export { closestFlag, unknownFlagMessage } from './flag-suggestion';

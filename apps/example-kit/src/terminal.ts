@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { wrapLine } from '@mtpx/inspector';
+import { wrapLine } from '@mtpx/inspector/internal';
 import picocolors from 'picocolors';
 
 /** The colour functions the app uses (all identity functions when colour is off). */

@@ -33,6 +33,8 @@ function replacer(_key: string, value: unknown): unknown {
  * An event as one JSON line (no newline inside). Errors keep their name, message and
  * code; a value JSON cannot hold (a cycle) leaves the event's `type`, `at` and `runId`
  * with `unrecordable: true`, so the line is still there.
+ *
+ * @internal
  */
 export function eventLine(event: { type: string; at?: unknown; runId?: unknown }): string {
   try {

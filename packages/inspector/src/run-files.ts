@@ -1,9 +1,17 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 
-/** The folder of run files inside a data folder. */
+/**
+ * The folder of run files inside a data folder.
+ *
+ * @internal
+ */
 export const RUNS_FOLDER = 'runs';
-/** The append-only index of a data folder: one line when a run starts, one when it ends. */
+/**
+ * The append-only index of a data folder: one line when a run starts, one when it ends.
+ *
+ * @internal
+ */
 export const INDEX_FILE = 'index.jsonl';
 
 const safeId = /^[A-Za-z0-9_.-]{1,120}$/;
@@ -11,6 +19,8 @@ const safeId = /^[A-Za-z0-9_.-]{1,120}$/;
 /**
  * The file name of a run: its id when that is a safe file name, else the safe part and a
  * hash of the id, so no run id can name a path outside the folder.
+ *
+ * @internal
  */
 export function runFileName(runId: string): string {
   if (safeId.test(runId) && !runId.startsWith('.')) return `${runId}.jsonl`;
@@ -19,7 +29,11 @@ export function runFileName(runId: string): string {
   return `${readable}-${hash}.jsonl`;
 }
 
-/** The path of a run's file in a data folder. */
+/**
+ * The path of a run's file in a data folder.
+ *
+ * @internal
+ */
 export function runFilePath(dir: string, runId: string): string {
   return join(dir, RUNS_FOLDER, runFileName(runId));
 }

@@ -96,7 +96,11 @@ export function buildRunView(runId: string, events: readonly RecordedEvent[]): R
   return inspectorRunView(runViewOf(events as readonly RunViewEvent[], runId));
 }
 
-/** The Inspector's view of the agent's run view. */
+/**
+ * The Inspector's view of the agent's run view.
+ *
+ * @internal
+ */
 export function inspectorRunView(run: AgentRunView): RunView {
   const view: RunView = {
     runId: run.runId,

@@ -8,7 +8,8 @@ import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import { safeParseJson } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { INDEX_FILE, listRuns, readRun, recordRuns, runFilePath } from './index';
+import { listRuns, readRun, recordRuns } from './index';
+import { INDEX_FILE, runFilePath } from './internal';
 
 const folders: string[] = [];
 async function dataFolder(): Promise<string> {

@@ -21,7 +21,11 @@ export interface RecordedRun {
   summary: RunSummary;
 }
 
-/** Parses a run file's text: the header, then one event a line; a torn last line is skipped. */
+/**
+ * Parses a run file's text: the header, then one event a line; a torn last line is skipped.
+ *
+ * @internal
+ */
 export function parseRunText(
   text: string,
   fallbackRunId: string,

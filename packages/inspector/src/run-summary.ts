@@ -22,7 +22,11 @@ export interface RunSummary {
   eventCount: number;
 }
 
-/** The runs-list line of a run's view. */
+/**
+ * The runs-list line of a run's view.
+ *
+ * @internal
+ */
 export function summarizeRun(
   view: RunView,
   facts: { startedAt?: string; eventCount: number },

@@ -1,4 +1,8 @@
-/** Milliseconds for people, one format everywhere: `840 ms` below a second, `1.24 s` from one. */
+/**
+ * Milliseconds for people, one format everywhere: `840 ms` below a second, `1.24 s` from one.
+ *
+ * @internal
+ */
 export function formatMs(milliseconds: number): string {
   return milliseconds < 999.5
     ? `${Math.round(milliseconds)} ms`
@@ -8,6 +12,8 @@ export function formatMs(milliseconds: number): string {
 /**
  * A span between two times in one unit, the end's: `311–741 ms`, `0.99–1.18 s` (never
  * `1023–1.18 s`).
+ *
+ * @internal
  */
 export function formatSpan(fromMs: number, toMs: number): string {
   if (toMs < 999.5) return `${Math.round(fromMs)}–${Math.round(toMs)} ms`;

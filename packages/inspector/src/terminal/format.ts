@@ -1,19 +1,16 @@
-import type { JsonValue } from '@mtpx/protocol';
+import { findRefs, type JsonValue } from '@mtpx/protocol';
+import { isReference } from '@mtpx/protocol/internal';
 import { shorten } from './terminal-output';
 
 function isObject(value: unknown): value is Record<string, JsonValue> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isReference(value: unknown): value is { $ref: string; $path?: string } {
-  if (!isObject(value) || typeof value.$ref !== 'string') return false;
-  const keys = Object.keys(value);
-  return keys.length === 1 || (keys.length === 2 && typeof value.$path === 'string');
-}
-
 /**
  * One value for a timeline line: numbers as they are, strings quoted (first line,
  * shortened), `{"$ref": "call_1"}` as `$call_1` (with its `$path`), objects compact.
+ *
+ * @internal
  */
 export function formatValue(value: JsonValue | undefined, length = 32): string {
   if (value === undefined) return '∅';
@@ -31,23 +28,20 @@ export function formatValue(value: JsonValue | undefined, length = 32): string {
   return String(value);
 }
 
-/** A call as a function application: `calculator.multiply(a: 4, b: $call_1)`. */
+/**
+ * A call as a function application: `calculator.multiply(a: 4, b: $call_1)`.
+ *
+ * @internal
+ */
 export function formatCall(name: string, args: JsonValue | undefined): string {
   if (!isObject(args)) return `${name}(${formatValue(args)})`;
   const parts = Object.entries(args).map(([key, value]) => `${key}: ${formatValue(value)}`);
   return `${name}(${parts.join(', ')})`;
 }
 
-/** The ids a call's arguments reference. */
+/** @deprecated Use `findRefs` from `@mtpx/protocol`; removed in the next minor. */
 export function referencedIds(args: JsonValue | undefined): string[] {
-  const found: string[] = [];
-  const visit = (value: JsonValue | undefined) => {
-    if (isReference(value)) found.push(value.$ref);
-    else if (Array.isArray(value)) value.forEach(visit);
-    else if (isObject(value)) Object.values(value).forEach(visit);
-  };
-  visit(args);
-  return found;
+  return findRefs(args);
 }
 
 /** Milliseconds for people: `840 ms`, `1.24 s` (the apps' one format, from the kit). */

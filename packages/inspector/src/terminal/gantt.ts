@@ -1,6 +1,10 @@
 import type { Colors } from './terminal-output';
 
-/** One row of a round's chart: the model's answer, or one tool call. */
+/**
+ * One row of a round's chart: the model's answer, or one tool call.
+ *
+ * @internal
+ */
 export interface GanttRow {
   label: string;
   /** When the row's work became possible: the call was complete in the model's stream. */
@@ -15,7 +19,11 @@ export interface GanttRow {
   note: string;
 }
 
-/** Where a chart's axis starts and ends, and how many columns it spans. */
+/**
+ * Where a chart's axis starts and ends, and how many columns it spans.
+ *
+ * @internal
+ */
 export interface GanttAxis {
   fromMs: number;
   toMs: number;
@@ -32,7 +40,11 @@ function column(at: number, axis: GanttAxis, round: 'down' | 'up' = 'down'): num
   return Math.min(axis.width, Math.max(0, position));
 }
 
-/** The bar of one row: blank, then `·` while it waited for its inputs, then its span. */
+/**
+ * The bar of one row: blank, then `·` while it waited for its inputs, then its span.
+ *
+ * @internal
+ */
 export function ganttBar(
   row: GanttRow,
   axis: GanttAxis,
@@ -54,6 +66,8 @@ export function ganttBar(
  * quarter, half and three quarters of the way, and the end with its unit — all in
  * milliseconds (`800 ms`), or all in seconds when the axis spans one or more (`1.20 s`).
  * The end's label always shows; a label that would touch another is left out.
+ *
+ * @internal
  */
 export function ganttTicks(axis: GanttAxis): string {
   const span = axis.toMs - axis.fromMs;
@@ -81,6 +95,8 @@ export function ganttTicks(axis: GanttAxis): string {
  * A round drawn on one time axis: the model's stream and every call, side by side, so
  * calls that ran in parallel overlap and a call that waited for its `$ref` inputs shows
  * the wait (`·`) before its bar.
+ *
+ * @internal
  */
 export function drawGantt(
   rows: readonly GanttRow[],

@@ -4,7 +4,11 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 /** Words a line never starts with: units, which belong to the number before them. */
 const UNIT = /^(ms|s|µs)\W*$/;
 
-/** How many columns `text` takes on a terminal: its length without colour codes. */
+/**
+ * How many columns `text` takes on a terminal: its length without colour codes.
+ *
+ * @internal
+ */
 export function visibleLength(text: string): number {
   return text.replace(ANSI, '').length;
 }
@@ -13,6 +17,8 @@ export function visibleLength(text: string): number {
  * `text` broken into lines of at most `columns` visible characters, at spaces only (a
  * word longer than a line stays whole, and a unit such as `ms` stays with its number), every line after the first indented by `hang`
  * spaces. Colour codes count for nothing. Without `columns`, or when it fits, one line.
+ *
+ * @internal
  */
 export function wrapLine(text: string, columns: number | undefined, hang = 0): string[] {
   if (columns === undefined || visibleLength(text) <= columns) return [text];

@@ -15,7 +15,11 @@ export interface TimelineOutput {
   label(text: string, paint?: (text: string) => string): string;
 }
 
-/** `text` cut to `length` characters, with an ellipsis when cut. */
+/**
+ * `text` cut to `length` characters, with an ellipsis when cut.
+ *
+ * @internal
+ */
 export function shorten(text: string, length: number): string {
   return text.length <= length ? text : `${text.slice(0, Math.max(0, length - 1))}…`;
 }

@@ -32,7 +32,11 @@ export interface LaidEdge {
   y2: number;
 }
 
-/** A round laid out on a time axis of `width` pixels. */
+/**
+ * A round laid out on a time axis of `width` pixels.
+ *
+ * @internal
+ */
 export interface RoundLayout {
   fromMs: number;
   toMs: number;
@@ -55,7 +59,11 @@ export interface LayoutOptions {
   toMs?: number;
 }
 
-/** The time this round's chart must cover: from its start to its last known moment. */
+/**
+ * The time this round's chart must cover: from its start to its last known moment.
+ *
+ * @internal
+ */
 export function roundSpan(round: RoundView, lastAt: number): { fromMs: number; toMs: number } {
   const ends = [round.endAt ?? lastAt, round.modelEndAt ?? 0];
   for (const call of round.calls) ends.push(call.endAt ?? lastAt);
@@ -66,6 +74,8 @@ export function roundSpan(round: RoundView, lastAt: number): { fromMs: number; t
  * Lays a round out: the model's row, then a row per call in the response's order (and a
  * lane under a call that had input rounds or other marks), segments scaled onto the
  * axis, `$ref` edges between rows, and ticks. Pure, so it is tested without a browser.
+ *
+ * @internal
  */
 export function layoutRound(round: RoundView, lastAt: number, options: LayoutOptions): RoundLayout {
   const span = roundSpan(round, lastAt);
