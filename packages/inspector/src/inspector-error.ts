@@ -20,7 +20,7 @@ export type InspectorErrorCode =
  * reported by `flush()` / `close()`.
  *
  * @example
- * ```ts
+ * ```ts source="./inspector.examples.ts#InspectorError"
  * try {
  *   await readRun('./runs', 'run_1');
  * } catch (error) {

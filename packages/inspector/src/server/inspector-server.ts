@@ -78,9 +78,10 @@ const appRoutes = /^\/(?:|runs(?:\/[^/]+)?|compare|provenance)$/;
  * `Host` and `Origin` headers are checked; bad requests are 4xx `{ error: { code, message } }`.
  *
  * @example
- * ```ts
+ * ```ts source="./inspector-server.examples.ts#serveInspector"
  * const inspector = await serveInspector({ dataDir: '.mtpx/runs', port: 0 });
  * console.log(inspector.url);
+ * await inspector.close();
  * ```
  */
 export async function serveInspector(options: ServeInspectorOptions): Promise<InspectorServer> {
