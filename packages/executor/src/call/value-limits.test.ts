@@ -2,6 +2,7 @@ import type { JsonValue } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
 import { createExecutor } from '../executor';
 import { defineTool } from '../tools/define-tool';
+import { boundedToolCall } from './value-limits';
 
 function nested(depth: number): JsonValue {
   let value: JsonValue = 1;
@@ -77,5 +78,24 @@ describe('bounded arguments and outputs', () => {
     expect(() => createExecutor({ tools: [], limits: { maxDepth: 0 } })).toThrow(
       /limits.maxDepth must be a positive integer/,
     );
+  });
+});
+
+describe('boundedToolCall: the call a caller may keep, by the executor’s own bounds', () => {
+  it('keeps a call within the limits as is; replaces one past them by a stand-in the executor answers', async () => {
+    const ran: string[] = [];
+    const executor = createExecutor({ tools: tools(ran), limits: { maxDepth: 8 } });
+    const limits = executor.limits as NonNullable<typeof executor.limits>;
+    const within = { id: 'call_1', name: 'echo', arguments: { a: 1 }, depends_on: [] };
+    expect(boundedToolCall(within, limits)).toBe(within);
+    const deep = { id: 'call_2', name: 'echo', arguments: { a: nested(20) }, depends_on: [] };
+    const kept = boundedToolCall(deep as never, limits);
+    expect(kept).toMatchObject({ id: 'call_2', name: 'echo', arguments: {}, depends_on: [] });
+    expect(kept.arguments_error).toMatch(/^The arguments cannot be used: /);
+    // The same call is within the default limits' depth of 64.
+    expect(boundedToolCall(deep as never)).toBe(deep);
+    const [result] = await executor.executeToolCalls([kept]);
+    expect(result).toMatchObject({ error_code: 'invalid_arguments', success: false });
+    expect(ran).toEqual([]);
   });
 });
