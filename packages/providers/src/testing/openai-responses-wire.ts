@@ -1,6 +1,6 @@
 import type { Usage } from '@mtpx/protocol';
 import type { SseEvent } from './model-server';
-import type { OpenAIStreamWireOptions, OpenAIWireOptions } from './openai-wire';
+import type { OpenAIStreamWireOptions } from './openai-wire';
 import {
   type ScriptedTurn,
   scriptedArgumentsText,
@@ -9,6 +9,16 @@ import {
 } from './scripted-turn';
 
 type Json = Record<string, unknown>;
+
+/** How a scripted turn is written in the Responses wire format. */
+export interface OpenAIResponseWireOptions extends OpenAIStreamWireOptions {
+  /**
+   * Give reasoning items an `encrypted_content` (the API sends it only when the request
+   * asks for `include: ["reasoning.encrypted_content"]`). Default false.
+   */
+  encryptedReasoning?: boolean;
+}
+
 const createdAt = 1_767_225_600;
 
 function usageBody(usage: Usage | undefined) {
@@ -23,15 +33,21 @@ function usageBody(usage: Usage | undefined) {
 }
 
 /** The output items of a scripted turn: reasoning (with its summary), the message, the calls. */
-function outputItems(turn: ScriptedTurn, options: OpenAIWireOptions): Json[] {
+function outputItems(turn: ScriptedTurn, options: OpenAIResponseWireOptions): Json[] {
   const turnIndex = options.turnIndex ?? 0;
   const toolName = options.toolName ?? ((name: string) => name);
   const items: Json[] = [];
   if (turn.reasoning !== undefined) {
+    const id = `rs_scripted_${turnIndex + 1}`;
     items.push({
       type: 'reasoning',
-      id: `rs_scripted_${turnIndex + 1}`,
+      id,
       summary: [{ type: 'summary_text', text: turn.reasoning }],
+      ...(options.encryptedReasoning === true
+        ? {
+            encrypted_content: `gAAAAB${Buffer.from(`${id}:${turn.reasoning}`).toString('base64')}`,
+          }
+        : {}),
     });
   }
   const content: Json[] = [];
@@ -64,7 +80,7 @@ function outputItems(turn: ScriptedTurn, options: OpenAIWireOptions): Json[] {
  * the turn has reasoning, a `message` item with the text (or refusal), a `function_call`
  * item per call; `incomplete` for a `length` or `content_filter` turn.
  */
-export function openAIResponse(turn: ScriptedTurn, options: OpenAIWireOptions = {}): Json {
+export function openAIResponse(turn: ScriptedTurn, options: OpenAIResponseWireOptions = {}): Json {
   const incomplete =
     turn.finishReason === 'length'
       ? 'max_output_tokens'
@@ -91,7 +107,7 @@ export function openAIResponse(turn: ScriptedTurn, options: OpenAIWireOptions = 
  */
 export function openAIResponseEvents(
   turn: ScriptedTurn,
-  options: OpenAIStreamWireOptions = {},
+  options: OpenAIResponseWireOptions = {},
 ): SseEvent[] {
   const whole = openAIResponse(turn, options);
   const chunkSize = options.chunkSize ?? 16;

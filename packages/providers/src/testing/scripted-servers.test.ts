@@ -236,4 +236,53 @@ describe('startScriptedOpenAIServer on the Responses wire', () => {
       'function_call_output',
     ]);
   });
+
+  it('refuses, as the API does, a call sent back without the reasoning that preceded it', async () => {
+    server = await startScriptedOpenAIServer([
+      { reasoning: 'Subtract first.', ...turns[0] },
+      turns[1] ?? {},
+    ]);
+    const provider = createOpenAIResponsesProvider({
+      model: 'gpt-5',
+      apiKey: 'sk-test',
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+      store: false,
+    });
+    const first = await provider.generate(request);
+    expect(first.message.provider_parts?.[0]?.data).toMatchObject({
+      type: 'reasoning',
+      encrypted_content: expect.stringMatching(/^gAAAAB/),
+    });
+    const message = {
+      ...first.message,
+      provider_parts: first.message.provider_parts?.filter((part) => part.type !== 'reasoning'),
+    };
+    const caught = await provider
+      .generate({
+        ...request,
+        messages: [
+          ...request.messages,
+          message,
+          {
+            role: 'tool' as const,
+            tool_call_id: 'call_1',
+            name: 'calculator.subtract',
+            content: '12',
+          },
+          {
+            role: 'tool' as const,
+            tool_call_id: 'call_2',
+            name: 'calculator.multiply',
+            content: '48',
+          },
+        ],
+      })
+      .catch((error: unknown) => error);
+    expect(caught).toMatchObject({
+      status: 400,
+      providerMessage:
+        "Item 'fc_scripted_1_1' of type 'function_call' was provided without its required 'reasoning' item: 'rs_scripted_1'.",
+    });
+  });
 });

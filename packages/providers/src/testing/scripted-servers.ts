@@ -10,6 +10,7 @@ import {
 } from './model-server';
 import { openAIResponse, openAIResponseEvents } from './openai-responses-wire';
 import { openAIChatCompletion, openAIChatCompletionChunks } from './openai-wire';
+import { checkResponsesInput, type IssuedItem, rememberIssued } from './responses-input-rules';
 import type { ScriptedTurn } from './scripted-turn';
 
 /** How a scripted API server paces and shapes its answers. */
@@ -88,6 +89,8 @@ interface ScriptedWire {
 
 /** How one API writes a scripted turn: whole, or as the events of a stream. */
 interface TurnEncoding {
+  /** The API's refusal of a request that breaks its rules, before any turn is played. */
+  refuse?(request: RecordedRequest): ResponseScript | undefined;
   whole(turn: ScriptedTurn, wire: ScriptedWire, request: RecordedRequest): unknown;
   streamed(turn: ScriptedTurn, wire: ScriptedWire, request: RecordedRequest): SseEvent[];
 }
@@ -106,6 +109,8 @@ function startScriptedServer(
     ...(options.host === undefined ? {} : { host: options.host }),
     ...(options.port === undefined ? {} : { port: options.port }),
     responses: (request, index) => {
+      const refused = encoding.refuse?.(request);
+      if (refused !== undefined) return refused;
       const turn = turnAt(turns, index);
       if (isResponseScript(turn)) return turn;
       const wire: ScriptedWire = {
@@ -160,11 +165,39 @@ export function startScriptedOpenAIServer(
   turns: readonly ScriptedTurn[],
   options: ScriptedServerOptions = {},
 ): Promise<ModelServer> {
+  // The Responses wire checks each request as the API does: a reasoning item with the
+  // item that followed it, a function_call_output for a call of the input, references
+  // only to stored items, encrypted content only as issued.
+  const issued = new Map<string, IssuedItem>();
+  const responsesAnswer = (turn: ScriptedTurn, wire: ScriptedWire, request: RecordedRequest) => {
+    const body = isJsonObject(request.body) ? request.body : {};
+    const include = Array.isArray(body.include) ? body.include : [];
+    const whole = openAIResponse(turn, {
+      ...wire,
+      encryptedReasoning: include.includes('reasoning.encrypted_content'),
+    });
+    rememberIssued(issued, whole.output as Array<Record<string, unknown>>, body.store !== false);
+    return whole;
+  };
   return startScriptedServer(turns, options, {
+    refuse: (request) =>
+      isResponsesRequest(request) && isJsonObject(request.body)
+        ? checkResponsesInput(request.body, issued)
+        : undefined,
     whole: (turn, wire, request) =>
-      isResponsesRequest(request) ? openAIResponse(turn, wire) : openAIChatCompletion(turn, wire),
+      isResponsesRequest(request)
+        ? responsesAnswer(turn, wire, request)
+        : openAIChatCompletion(turn, wire),
     streamed: (turn, wire, request) => {
-      if (isResponsesRequest(request)) return openAIResponseEvents(turn, wire);
+      if (isResponsesRequest(request)) {
+        const whole = responsesAnswer(turn, wire, request);
+        return openAIResponseEvents(turn, {
+          ...wire,
+          encryptedReasoning: (whole.output as Array<{ encrypted_content?: unknown }>).some(
+            (item) => item.encrypted_content !== undefined,
+          ),
+        });
+      }
       const body = isJsonObject(request.body) ? request.body : {};
       const streamOptions = isJsonObject(body.stream_options) ? body.stream_options : {};
       return openAIChatCompletionChunks(turn, {
