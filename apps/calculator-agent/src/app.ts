@@ -97,7 +97,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
     }
     const output = await stream.result;
     await recording?.finish(terminal, stream.runId);
-    return output.stop_reason === 'final' ? 0 : 1;
+    return output.stopReason === 'final' ? 0 : 1;
   } finally {
     process.off('SIGINT', onInterrupt);
     approver?.close();

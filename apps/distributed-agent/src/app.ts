@@ -108,14 +108,14 @@ export async function runApp(
     const output = await stream.result;
     const ledger = await redis.lrange(ledgerListKey(location), 0, -1);
     terminal.line();
-    terminal.line(`${terminal.label('answer')}${output.final_text}`);
+    terminal.line(`${terminal.label('answer')}${output.finalText}`);
     terminal.line(
-      `${terminal.label('calls')}${output.tool_results.length} on ${seenWorkers.size} worker${seenWorkers.size === 1 ? '' : 's'}${moved.length > 0 ? ` · moved after the kill: ${moved.join(', ')}` : ''}`,
+      `${terminal.label('calls')}${output.toolResults.length} on ${seenWorkers.size} worker${seenWorkers.size === 1 ? '' : 's'}${moved.length > 0 ? ` · moved after the kill: ${moved.join(', ')}` : ''}`,
     );
     terminal.line(
       `${terminal.label('ledger')}${ledger.length} entr${ledger.length === 1 ? 'y' : 'ies'}: ${ledger.join(' · ')}`,
     );
-    return output.stop_reason === 'final' ? 0 : 1;
+    return output.stopReason === 'final' ? 0 : 1;
   } finally {
     await stopWorkers(workers);
     await remote.close();

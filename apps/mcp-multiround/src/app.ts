@@ -113,9 +113,9 @@ async function run(
     const output = await stream.result;
     await recording?.finish(terminal, stream.runId);
     const completed =
-      output.stop_reason === 'final' &&
-      output.tool_results.length > 0 &&
-      output.tool_results.every((result) => result.success);
+      output.stopReason === 'final' &&
+      output.toolResults.length > 0 &&
+      output.toolResults.every((result) => result.success);
     return completed ? 0 : 1;
   } finally {
     process.off('SIGINT', onInterrupt);

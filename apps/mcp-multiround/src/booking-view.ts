@@ -70,7 +70,7 @@ export class BookingView implements UserEvents {
       case 'run-finished':
         this.#terminal.line();
         this.#terminal.line(
-          `${this.#terminal.label('answer', colors.green)}${colors.bold(event.output.final_text || '(none)')}`,
+          `${this.#terminal.label('answer', colors.green)}${colors.bold(event.output.finalText || '(none)')}`,
         );
         return;
       case 'run-failed':

@@ -76,6 +76,6 @@ export function mtpxRunner(
   });
   return async () => {
     const output = options.stream ? await agent.stream(task).result : await agent.run(task);
-    return output.final_text;
+    return output.finalText;
   };
 }

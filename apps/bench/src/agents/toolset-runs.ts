@@ -46,7 +46,7 @@ export function mtpxToolsetRunner(
     }),
     tools,
   });
-  return async () => (await agent.run(task)).final_text;
+  return async () => (await agent.run(task)).finalText;
 }
 
 /**
