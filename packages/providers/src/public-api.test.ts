@@ -70,6 +70,7 @@ it('./testing exports exactly its public surface (a change here is a reviewed AP
     'openAIChatCompletionChunks',
     'openAIResponse',
     'openAIResponseEvents',
+    'type OpenAIResponseWireOptions',
     'type OpenAIStreamWireOptions',
     'type OpenAIWireOptions',
     'type RecordedRequest',

@@ -13,7 +13,11 @@ export {
   type SseResponseScript,
   startModelServer,
 } from './testing/model-server';
-export { openAIResponse, openAIResponseEvents } from './testing/openai-responses-wire';
+export {
+  type OpenAIResponseWireOptions,
+  openAIResponse,
+  openAIResponseEvents,
+} from './testing/openai-responses-wire';
 export {
   type OpenAIStreamWireOptions,
   type OpenAIWireOptions,
