@@ -7,8 +7,8 @@
 import {
   createExecutor,
   defineTool,
-  type ExecutionRun,
   type ExecutorEvent,
+  type PlanExecution,
   ToolExecutionError,
 } from '@mtpx/executor';
 import { calculatorToolkit } from '@mtpx/executor/toolkits';
@@ -105,7 +105,7 @@ for (const scheduling of ['eager', 'batches'] as const) {
 }
 
 // 4. A streamed response: calls are added as they arrive and start at once.
-const run: ExecutionRun = createExecutor({ tools: [work] }).start();
+const run: PlanExecution = createExecutor({ tools: [work] }).start();
 run.add({ id: 'first', name: 'demo.work', arguments: { label: 'first', ms: 10 } });
 run.add({
   id: 'second',
