@@ -10,6 +10,7 @@ const isoDate = z.iso.datetime({ offset: true });
  * A run as its journal keeps it: what it was asked, how it runs, and the conversation as
  * it stood after the last model turn. With the results of its finished calls (kept apart,
  * as each finishes) it is everything `agent.resume` needs to go on in another process.
+ * @internal
  */
 export const JournaledRunSchema = z.object({
   run_id: z.string().min(1),
@@ -52,7 +53,10 @@ export const JournaledRunSchema = z.object({
 /** A run as its journal keeps it. */
 export type JournaledRun = z.infer<typeof JournaledRunSchema>;
 
-/** One finished call of a run: its key, and its result. */
+/**
+ * One finished call of a run: its key, and its result.
+ * @internal
+ */
 export const JournaledCallSchema = z.object({
   call_id: z.string().min(1),
   /** {@link journalArgumentsHash} of the call as it was handed to the executor. */
@@ -105,13 +109,17 @@ export function checkJournalVersion(stored: JournaledRun | undefined, run: Journ
  * The hash that keys a call in the journal, with its run id and call id: hex SHA-256 of
  * the canonical JSON of `[name, arguments]`, the call as the model wrote it (its `$ref`s
  * unresolved, aliases rewritten). `undefined` for a call that is not JSON.
+ * @internal
  */
 export function journalArgumentsHash(name: unknown, args: unknown): string | undefined {
   const text = canonicalJson([name ?? null, args ?? null]);
   return text === undefined ? undefined : createHash('sha256').update(text).digest('hex');
 }
 
-/** Parses stored data as a journaled run; a `run_journal_failed` error when it is not one. */
+/**
+ * Parses stored data as a journaled run; a `run_journal_failed` error when it is not one.
+ * @internal
+ */
 export function parseJournaledRun(data: unknown, where: string): JournaledRun {
   const parsed = JournaledRunSchema.safeParse(data);
   if (parsed.success) return parsed.data;
@@ -121,7 +129,10 @@ export function parseJournaledRun(data: unknown, where: string): JournaledRun {
   );
 }
 
-/** Parses stored data as a journaled call. */
+/**
+ * Parses stored data as a journaled call.
+ * @internal
+ */
 export function parseJournaledCall(data: unknown, where: string): JournaledCall {
   const parsed = JournaledCallSchema.safeParse(data);
   if (parsed.success) return parsed.data;

@@ -4,7 +4,10 @@ import { scanReferences, setOwnProperty } from '@mtpx/protocol/internal';
 /** `call_N`, N ≥ 1: the N-th call of the response. */
 const aliasPattern = /^call_([1-9][0-9]{0,8})$/;
 
-/** A call with its positional aliases rewritten. */
+/**
+ * A call with its positional aliases rewritten.
+ * @internal
+ */
 export interface AliasedCall {
   /** The call to execute (the model's call itself when nothing was rewritten). */
   call: AssistantToolCall;
@@ -26,6 +29,7 @@ export interface AliasedCall {
  * answers it as a reference to nowhere. A call is rewritten as soon as it is complete,
  * against the ids known then: in a stream, a call that begins later and literally has the
  * id `call_N` cannot change an alias already decided (no API mixes such ids).
+ * @internal
  */
 export class ResponseAliases {
   readonly #ids: (string | undefined)[] = [];

@@ -14,6 +14,7 @@ import { AgentError } from '../agent-error';
  * - `true` (accepted for older code, which meant "eager dispatch on") means `'safe'`: eager
  *   dispatch stays on, and write calls are no longer run for unfinished responses.
  * - `false`: no call starts before the stream ends; then every call runs (to compare).
+ * @internal
  */
 export type EagerDispatch = 'safe' | 'all' | false;
 
@@ -30,7 +31,10 @@ export function eagerDispatchMode(value: unknown): EagerDispatch {
   });
 }
 
-/** True when a response that ended this way may run its held calls. */
+/**
+ * True when a response that ended this way may run its held calls.
+ * @internal
+ */
 export function finishedNormally(finishReason: string): boolean {
   return finishReason === 'tool_calls' || finishReason === 'stop';
 }
