@@ -1,8 +1,8 @@
 /** What every executor event carries. */
 export interface ExecutorEventBase {
-  /** Monotonic milliseconds since the run (plan) started, from `performance.now()`. */
+  /** Monotonic milliseconds since the plan execution started, from `performance.now()`. */
   at: number;
-  /** The caller's run id, when one was given to `start` / `execute`. */
+  /** The caller's run id (an agent's run), when one was given to `start` / `execute`. */
   runId?: string;
 }
 

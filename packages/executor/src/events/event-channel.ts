@@ -17,7 +17,7 @@ export interface EventChannelOptions {
  * A buffered, single-consumer async queue: `push` never blocks; iteration yields
  * everything pushed since the channel was made and ends after `close`. A consumer that
  * stops early (`break`) detaches it, and later pushes are dropped. Iterating it a second
- * time throws (see {@link EventChannelOptions.alreadyIterated}). `run.events` and the
+ * time throws (see {@link EventChannelOptions.alreadyIterated}). `execution.events` and the
  * agent's `stream` are built on it; it serves any producer that must not wait for its
  * reader.
  *

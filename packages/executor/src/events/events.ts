@@ -4,10 +4,10 @@ import type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-e
 import type { CallEventBase, ExecutorEventBase } from './event-base';
 import type { CallHeldEvent, CallReleasedEvent } from './hold-events';
 
-/** A run began. For a plan, `callCount` and the plan's validation `issues` are known. */
+/** A plan execution began. For a plan, `callCount` and the plan's validation `issues` are known. */
 export interface PlanStartedEvent extends ExecutorEventBase {
   type: 'plan-started';
-  /** How many calls the plan holds (absent for a run fed call by call). */
+  /** How many calls the plan holds (absent for a plan execution fed call by call). */
   callCount?: number;
   /** Every validation issue of the plan (each also reported on the calls it concerns). */
   issues: PlanIssue[];
@@ -46,7 +46,7 @@ export interface CallFinishedEvent extends CallEventBase {
   /** Time spent waiting for a person's approval, when the call was asked about. */
   approvalMs?: number;
   success: boolean;
-  /** True when the output came from the cache or an identical call of the same run. */
+  /** True when the output came from the cache or an identical call of the same plan execution. */
   cached: boolean;
   /** The policy decision, once policy was consulted. */
   approval?: Approval;
