@@ -1,0 +1,257 @@
+// OpenAI's Responses API through the agent (issue 25): reasoning items survive every tool
+// round, sessions and stores; calls start while a recorded stream is still arriving; a write
+// call of an incomplete response never runs. The scripted OpenAI server checks each
+// Responses request as the API does (a call without its reasoning item, an unstored
+// reference, a call_id that matches nothing are the API's own 400 / 404 answers).
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { defineTool } from '@mtpx/executor';
+import { calculatorToolkit } from '@mtpx/executor/toolkits';
+import { createOpenAIResponsesProvider } from '@mtpx/providers/openai';
+import {
+  type ModelServer,
+  openAIResponseEvents,
+  type ScriptedTurn,
+  type SseEvent,
+  startModelServer,
+  startScriptedOpenAIServer,
+} from '@mtpx/providers/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { collect, heldBack } from '../__fixtures__/seed';
+import { createAgent, JsonFileSessionStore } from '../index';
+
+type Json = Record<string, unknown>;
+let server: ModelServer | undefined;
+let directory: string | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  if (directory !== undefined) rmSync(directory, { recursive: true, force: true });
+  directory = undefined;
+});
+
+const responsesProvider = (url: string, store: boolean) =>
+  createOpenAIResponsesProvider({
+    model: 'gpt-5-mini',
+    apiKey: 'sk-test',
+    baseURL: `${url}/v1`,
+    maxRetries: 0,
+    store,
+    reasoningEffort: 'low',
+    reasoningSummary: 'auto',
+  });
+
+/** Two tool rounds, each after reasoning, then the answer (and one more for a follow-up run). */
+const twoRounds: ScriptedTurn[] = [
+  {
+    reasoning: 'First 18 − 6, then times 4.',
+    toolCalls: [
+      { id: 'call_1', name: 'calculator.subtract', arguments: { a: 18, b: 6 } },
+      { id: 'call_2', name: 'calculator.multiply', arguments: { a: 4, b: { $ref: 'call_1' } } },
+    ],
+  },
+  {
+    reasoning: 'Now divide by 3 and add 15.',
+    toolCalls: [
+      { id: 'call_3', name: 'calculator.divide', arguments: { a: 48, b: 3 } },
+      { id: 'call_4', name: 'calculator.add', arguments: { a: 15, b: { $ref: 'call_3' } } },
+    ],
+  },
+  { text: '15 + (4 × (18 − 6)) / 3 = 31.' },
+  { text: 'Twice that is 62.' },
+];
+const question = 'What is 15 + (4 × (18 − 6)) / 3?';
+const inputOf = (index: number) =>
+  (((server?.requests[index]?.body ?? {}) as Json).input ?? []) as Json[];
+const typesOf = (input: Json[]) => input.map((item) => String(item.type ?? item.role));
+
+describe('the Responses API through the agent', () => {
+  for (const store of [true, false]) {
+    for (const mode of ['run', 'stream'] as const) {
+      it(`${mode}, store: ${store}: two tool rounds, each reasoning item sent back as the API requires`, async () => {
+        server = await startScriptedOpenAIServer(twoRounds, { chunkSize: 5 });
+        const agent = createAgent({
+          provider: responsesProvider(server.url, store),
+          tools: [calculatorToolkit()],
+        });
+        const output =
+          mode === 'run'
+            ? await agent.run(question)
+            : (await collect(agent.stream(question))).output;
+        expect(output?.final_text).toBe('15 + (4 × (18 − 6)) / 3 = 31.');
+        expect(output?.tool_results.map((result) => result.output)).toEqual([12, 48, 16, 31]);
+        expect(server.requests).toHaveLength(3);
+        const reasoning = store ? 'item_reference' : 'reasoning';
+        expect(typesOf(inputOf(2)).slice(-10)).toEqual([
+          reasoning,
+          'function_call',
+          'function_call',
+          'function_call_output',
+          'function_call_output',
+          reasoning,
+          'function_call',
+          'function_call',
+          'function_call_output',
+          'function_call_output',
+        ]);
+        const replayed = inputOf(2).filter((item) => item.type === reasoning);
+        if (store)
+          expect(replayed.map((item) => item.id)).toEqual(['rs_scripted_1', 'rs_scripted_2']);
+        else {
+          expect(((server.requests[0]?.body ?? {}) as Json).include).toEqual([
+            'reasoning.encrypted_content',
+          ]);
+          expect(
+            replayed.every((item) => String(item.encrypted_content).startsWith('gAAAAB')),
+          ).toBe(true);
+        }
+      });
+    }
+
+    it(`store: ${store}: a session saved to disk and read by another agent replays the items unchanged`, async () => {
+      server = await startScriptedOpenAIServer(twoRounds);
+      directory = mkdtempSync(join(tmpdir(), 'mtpx-responses-'));
+      const first = createAgent({
+        provider: responsesProvider(server.url, store),
+        tools: [calculatorToolkit()],
+        sessionStore: new JsonFileSessionStore({ directory }),
+      });
+      await first.run(question, { sessionId: 'chat-1' });
+      // Another agent, another store object: the session comes back from its JSON file.
+      const second = createAgent({
+        provider: responsesProvider(server.url, store),
+        tools: [calculatorToolkit()],
+        sessionStore: new JsonFileSessionStore({ directory }),
+      });
+      const output = await second.run('And twice that?', { sessionId: 'chat-1' });
+      expect(output.final_text).toBe('Twice that is 62.');
+      // The follow-up carries the first run's items exactly as the first run sent them.
+      expect(inputOf(3).slice(0, inputOf(2).length)).toEqual(inputOf(2));
+    });
+  }
+
+  it('a recorded Responses stream: the read-only call starts while the stream is still arriving', async () => {
+    // The first response of a recorded gpt-5 run (vercel/ai, Apache-2.0; see
+    // packages/providers/src/__fixtures__/responses/SOURCES.md): reasoning, then one call.
+    const recorded = readFileSync(
+      join(
+        import.meta.dirname,
+        '../../../providers/src/__fixtures__/responses/openai-reasoning-encrypted-content.1.chunks.txt',
+      ),
+      'utf8',
+    )
+      .split('\n')
+      .filter((line) => line !== '');
+    const firstResponse = recorded.slice(
+      0,
+      recorded.findIndex((line, index) => index > 0 && line.includes('"response.created"')),
+    );
+    const events: SseEvent[] = firstResponse.map((data) => ({
+      event: String((JSON.parse(data) as Json).type),
+      data,
+    }));
+    let release: (value?: unknown) => void = () => {};
+    const gate = new Promise((resolve) => {
+      release = resolve;
+    });
+    server = await startModelServer({
+      responses: [
+        {
+          type: 'sse',
+          events: heldBack(
+            events,
+            (event) => typeof event !== 'string' && event.event === 'response.completed',
+            gate,
+          ),
+        },
+        { type: 'sse', events: openAIResponseEvents({ text: 'It is 19.' }) },
+      ],
+    });
+    const calculator = defineTool({
+      name: 'calculator',
+      description: 'Add or multiply two numbers.',
+      risk_level: 'read_only',
+      input_schema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' }, op: { type: 'string' } },
+      },
+      execute: async ({ a, b, op }) =>
+        op === 'add' ? Number(a) + Number(b) : Number(a) * Number(b),
+    });
+    const agent = createAgent({
+      provider: responsesProvider(server.url, false),
+      tools: [calculator],
+    });
+    const stream = agent.stream('What is 12 + 7?');
+    const seen: string[] = [];
+    for await (const event of stream) {
+      seen.push(event.type);
+      if (event.type === 'call-started') {
+        // response.completed has not been sent yet: the call started mid-stream.
+        expect(seen).not.toContain('round-finished');
+        release();
+      }
+    }
+    const output = await stream.result;
+    expect(output.tool_results).toMatchObject([
+      { call_id: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn', success: true, output: 19 },
+    ]);
+    expect(seen.indexOf('call-started')).toBeLessThan(seen.indexOf('round-finished'));
+  });
+
+  it('a write call of a response that ends incomplete (max_output_tokens) never runs', async () => {
+    directory = mkdtempSync(join(tmpdir(), 'mtpx-responses-'));
+    const notes = join(directory, 'notes.txt');
+    server = await startScriptedOpenAIServer(
+      [
+        {
+          reasoning: 'Add, then note it.',
+          toolCalls: [
+            { id: 'call_read', name: 'calculator.add', arguments: { a: 1, b: 2 } },
+            { id: 'call_write', name: 'notes.append', arguments: { line: 'paid' } },
+          ],
+          finishReason: 'length',
+        },
+        { text: 'Done.' },
+      ],
+      { chunkSize: 4 },
+    );
+    const noteTool = defineTool({
+      name: 'notes.append',
+      description: 'Append a line to the notes file.',
+      risk_level: 'write',
+      input_schema: {
+        type: 'object',
+        properties: { line: { type: 'string' } },
+        required: ['line'],
+      },
+      execute: async ({ line }) => {
+        await appendFile(notes, `${String(line)}\n`);
+        return 'appended';
+      },
+    });
+    const agent = createAgent({
+      provider: responsesProvider(server.url, true),
+      tools: [calculatorToolkit(), noteTool],
+    });
+    const { events, output } = await collect(agent.stream('Pay and note it.'));
+    expect(existsSync(notes)).toBe(false);
+    expect(output?.tool_results[0]).toMatchObject({
+      call_id: 'call_read',
+      success: true,
+      output: 3,
+    });
+    expect(output?.tool_results[1]).toMatchObject({
+      call_id: 'call_write',
+      success: false,
+      skipped: true,
+    });
+    expect(
+      events.some((event) => event.type === 'call-started' && event.callId === 'call_write'),
+    ).toBe(false);
+    // The follow-up request was accepted: every call of the turn has its output.
+    expect(typesOf(inputOf(1)).filter((type) => type === 'function_call_output')).toHaveLength(2);
+  });
+});
