@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { InspectorError } from './inspector-error';
 import { DEFAULT_DATA_DIR, DEFAULT_PORT } from './links';
-import { replayRun } from './replay';
 import { serveInspector } from './server/inspector-server';
+import { replayRun } from './terminal/replay';
 import { VERSION } from './version';
 
 const HELP = `mtpx-inspector: see recorded MTPX runs

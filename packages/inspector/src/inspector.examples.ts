@@ -4,8 +4,8 @@ import type { AnyTool } from '@mtpx/executor';
 import type { Provider } from '@mtpx/protocol';
 import { InspectorError } from './inspector-error';
 import { inspectorRunUrl } from './links';
-import { recordRuns } from './run-recorder';
-import { readRun } from './run-store';
+import { recordRuns } from './record/run-recorder';
+import { readRun } from './record/run-store';
 
 export async function inspectorErrorExample(showList: () => void): Promise<void> {
   //#region InspectorError

@@ -1,7 +1,7 @@
 import { type AgentEvent, createAgent } from '@mtpx/agent';
 import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import { type ScriptedTurn, scriptedProvider } from '@mtpx/providers/testing';
-import type { RecordedEvent } from '../recorded-event';
+import type { RecordedEvent } from '../record/recorded-event';
 
 /** The seed's chain (1 → 2 → 3 → 4) and an independent pair (5 → 6), in one response. */
 export const seedRound: ScriptedTurn = {

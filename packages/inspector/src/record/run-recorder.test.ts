@@ -8,8 +8,8 @@ import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import { safeParseJson } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
-import { listRuns, readRun, recordRuns } from './index';
-import { INDEX_FILE, runFilePath } from './internal';
+import { listRuns, readRun, recordRuns } from '../index';
+import { INDEX_FILE, runFilePath } from '../internal';
 
 const folders: string[] = [];
 async function dataFolder(): Promise<string> {
@@ -157,8 +157,8 @@ describe('recordRuns', () => {
   it('a process killed mid-run leaves a readable partial run', async () => {
     const dir = await dataFolder();
     const child = spawn(
-      join(import.meta.dirname, '..', 'node_modules', '.bin', 'tsx'),
-      [join(import.meta.dirname, '__fixtures__', 'crashing-run.ts'), dir],
+      join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'),
+      [join(import.meta.dirname, '..', '__fixtures__', 'crashing-run.ts'), dir],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let stderr = '';

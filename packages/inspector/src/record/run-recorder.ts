@@ -2,8 +2,8 @@ import { close, closeSync, fsync, fsyncSync, mkdirSync, openSync, writeSync } fr
 import { join } from 'node:path';
 import type { AgentEvent } from '@mtpx/agent';
 import type { ExecutorEvent } from '@mtpx/executor';
+import { InspectorError } from '../inspector-error';
 import { eventLine } from './event-json';
-import { InspectorError } from './inspector-error';
 import { RECORD_VERSION, type RecordedEvent, type RunRecordHeader } from './recorded-event';
 import { INDEX_FILE, RUNS_FOLDER, runFileName, runFilePath } from './run-files';
 

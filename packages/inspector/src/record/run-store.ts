@@ -1,11 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { safeParseJson } from '@mtpx/protocol';
-import { InspectorError } from './inspector-error';
+import { InspectorError } from '../inspector-error';
+import { buildRunView, type RunView } from '../view/run-model';
+import { type RunSummary, summarizeRun } from '../view/run-summary';
 import type { RecordedEvent, RunRecordHeader } from './recorded-event';
 import { RUNS_FOLDER, runFilePath } from './run-files';
-import { buildRunView, type RunView } from './run-model';
-import { type RunSummary, summarizeRun } from './run-summary';
 
 /** A run read back from its file. */
 export interface RecordedRun {

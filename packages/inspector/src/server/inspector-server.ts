@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { InspectorError } from '../inspector-error';
 import { DEFAULT_PORT } from '../links';
-import { runFilePath } from '../run-files';
-import { listRuns, readRun } from '../run-store';
+import { runFilePath } from '../record/run-files';
+import { listRuns, readRun } from '../record/run-store';
 import { type ProvenanceSource, readProvenance } from './provenance';
 import { createInspectorGuard } from './request-guard';
 import { streamRun } from './run-stream';

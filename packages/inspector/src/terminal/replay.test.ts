@@ -2,8 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seedRunEvents } from './__fixtures__/seed-run';
-import { recordRuns, replayRun } from './index';
+import { seedRunEvents } from '../__fixtures__/seed-run';
+import { recordRuns, replayRun } from '../index';
 
 describe('replayRun', () => {
   it('prints the recorded run as the demo draws it: calls, the round chart, the answer', async () => {

@@ -1,8 +1,8 @@
 import type { AgentEvent } from '@mtpx/agent';
-import { readRun } from './run-store';
-import { formatMs } from './terminal/format';
-import { streamOutput } from './terminal/terminal-output';
-import { TimelineView } from './terminal/timeline-view';
+import { readRun } from '../record/run-store';
+import { formatMs } from './format';
+import { streamOutput } from './terminal-output';
+import { TimelineView } from './timeline-view';
 
 /** Options of {@link replayRun}. */
 export interface ReplayOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { seedRunEvents } from './__fixtures__/seed-run';
-import { buildRunView, referencesIn, resolveWith } from './index';
+import { seedRunEvents } from '../__fixtures__/seed-run';
+import { buildRunView, referencesIn, resolveWith } from '../index';
 
 describe('buildRunView', () => {
   it('places a streamed run: rounds, calls in response order, $refs, resolved arguments, usage', async () => {

@@ -8,7 +8,7 @@ import {
   unknownEvent,
 } from '@mtpx/agent/run-view';
 import { findRefs, type JsonValue } from '@mtpx/protocol';
-import type { RecordedEvent } from './recorded-event';
+import type { RecordedEvent } from '../record/recorded-event';
 
 // The Inspector's view of a recorded run, shared by the server, the web app and `replay`:
 // the agent's run view (one reducer for every event consumer), in the shape the pages

@@ -1,6 +1,6 @@
-import type { RecordedEvent } from '../recorded-event';
-import type { RunView } from '../run-model';
-import type { RunSummary } from '../run-summary';
+import type { RecordedEvent } from '../record/recorded-event';
+import type { RunView } from '../view/run-model';
+import type { RunSummary } from '../view/run-summary';
 
 /** `GET /api/runs/:runId`. */
 export interface RunResponse {

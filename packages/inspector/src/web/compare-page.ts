@@ -1,4 +1,4 @@
-import type { RunView } from '../run-model';
+import type { RunView } from '../view/run-model';
 import { fetchRun } from './api';
 import { h, ms } from './dom';
 import { roundSection } from './run-parts';

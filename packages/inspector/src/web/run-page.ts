@@ -1,6 +1,6 @@
 import { type RunViewEvent, reduceRunView, runViewOf } from '@mtpx/agent/run-view';
-import type { RecordedEvent } from '../recorded-event';
-import { inspectorRunView, type RunView } from '../run-model';
+import type { RecordedEvent } from '../record/recorded-event';
+import { inspectorRunView, type RunView } from '../view/run-model';
 import { fetchRun, followRun } from './api';
 import { fill, h, ms, pretty } from './dom';
 import { callDetails, roundSection, transcript } from './run-parts';

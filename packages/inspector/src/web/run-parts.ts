@@ -1,4 +1,4 @@
-import type { CallView, RoundView, RunView } from '../run-model';
+import type { CallView, RoundView, RunView } from '../view/run-model';
 import { h, ms, pretty } from './dom';
 import { layoutRound } from './timeline-layout';
 import { legend, timelineSvg } from './timeline-svg';

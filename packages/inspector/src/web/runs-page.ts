@@ -1,4 +1,4 @@
-import type { RunSummary } from '../run-summary';
+import type { RunSummary } from '../view/run-summary';
 import { fetchRuns } from './api';
 import { h, ms } from './dom';
 

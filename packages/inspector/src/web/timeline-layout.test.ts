@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seedRunEvents } from '../__fixtures__/seed-run';
-import { buildRunView } from '../run-model';
+import { buildRunView } from '../view/run-model';
 import { layoutRound } from './timeline-layout';
 
 describe('layoutRound', () => {

@@ -1,4 +1,4 @@
-import type { CallView, RoundView } from '../run-model';
+import type { CallView, RoundView } from '../view/run-model';
 
 /** One bar of a row: a segment of a call's life, or the model writing. */
 export interface LaidSegment {
