@@ -4,7 +4,11 @@
 // server answers the API's own 400 / 404 otherwise), with store true and false.
 import type { RunOutput } from '@mtpx/agent';
 import { safeParseJson } from '@mtpx/protocol';
-import { type ModelServer, startScriptedOpenAIServer } from '@mtpx/providers/testing';
+import {
+  type ModelServer,
+  type ScriptedTurn,
+  startScriptedOpenAIServer,
+} from '@mtpx/providers/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startScript } from './__fixtures__/child-process';
 import { createTestSchema, type TestSchema } from './__fixtures__/test-database';
@@ -26,7 +30,7 @@ afterAll(async () => {
   await database.drop();
 });
 
-const turns = [
+const turns: ScriptedTurn[] = [
   {
     reasoning: 'Add to the ledger, then pass it through the gate.',
     toolCalls: [
