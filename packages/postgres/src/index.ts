@@ -2,7 +2,12 @@ export { migratePostgres } from './migrate-postgres';
 export { SCHEMA_VERSION } from './migrations';
 export type { PostgresConnectionOptions } from './postgres-connection';
 export { PostgresStoreError, type PostgresStoreErrorCode } from './postgres-error';
-export type { PostgresPool } from './postgres-pool';
+export type {
+  PostgresPool,
+  PostgresPoolClient,
+  PostgresQueryable,
+  PostgresQueryResult,
+} from './postgres-pool';
 export {
   PostgresProvenanceStore,
   type PostgresProvenanceStoreOptions,

@@ -53,12 +53,15 @@ export interface ProvenanceChain {
  * other transport that speaks the proxy's calls, handshake and message stream.
  */
 export interface MplSessionClient {
+  /** The AI-ALPN handshake: which of `stypes` the proxy knows, and which profile it picks. */
   handshake(options: {
     stypes: string[];
     profiles?: string[];
     signal?: AbortSignal;
   }): Promise<HandshakeSelect>;
+  /** Sends one typed message through `POST /call`. */
   call(method: string, options: CallOptions<unknown>): Promise<CallResult>;
+  /** The stream of accepted messages; `onReady` fires once the proxy has subscribed it. */
   messages(options?: {
     stypes?: string[];
     signal?: AbortSignal;
