@@ -25,6 +25,7 @@ export {
   checkJournalVersion,
   type JournaledCall,
   type JournaledRun,
+  journalArgumentsHash,
   type RunJournal,
 } from './journal/run-journal';
 export type { AgentResumeOptions } from './journal/run-resume';
@@ -36,9 +37,10 @@ export {
   agentAsTool,
   type DelegateAgent,
 } from './run/agent-tool';
-export type { EagerDispatchOption } from './run/eager-dispatch';
+export type { EagerDispatch, EagerDispatchOption } from './run/eager-dispatch';
 export { REFERENCE_INSTRUCTIONS } from './run/instructions';
 export {
+  REFERENCE_SCHEMA,
   type SchemaWithReferencesOptions,
   schemaWithReferences,
   specWithReferences,

@@ -5,14 +5,13 @@
 export {
   JournaledCallSchema,
   JournaledRunSchema,
-  journalArgumentsHash,
   parseJournaledCall,
   parseJournaledRun,
 } from './journal/run-journal';
 export { AgentToolInputSchema } from './run/agent-tool';
 export { boundedToolCall } from './run/bounded-calls';
 export { type AliasedCall, ResponseAliases } from './run/call-aliases';
-export { type EagerDispatch, finishedNormally } from './run/eager-dispatch';
-export { REFERENCE_DEFINITION, REFERENCE_SCHEMA } from './run/reference-schema';
+export { finishedNormally } from './run/eager-dispatch';
+export { REFERENCE_DEFINITION } from './run/reference-schema';
 export { addUsage } from './run/run-output';
 export { RunRecordSchema, SessionSchema } from './session/session';

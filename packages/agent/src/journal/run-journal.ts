@@ -109,7 +109,6 @@ export function checkJournalVersion(stored: JournaledRun | undefined, run: Journ
  * The hash that keys a call in the journal, with its run id and call id: hex SHA-256 of
  * the canonical JSON of `[name, arguments]`, the call as the model wrote it (its `$ref`s
  * unresolved, aliases rewritten). `undefined` for a call that is not JSON.
- * @internal
  */
 export function journalArgumentsHash(name: unknown, args: unknown): string | undefined {
   const text = canonicalJson([name ?? null, args ?? null]);

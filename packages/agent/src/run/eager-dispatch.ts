@@ -14,7 +14,6 @@ import { AgentError } from '../agent-error';
  * - `true` (accepted for older code, which meant "eager dispatch on") means `'safe'`: eager
  *   dispatch stays on, and write calls are no longer run for unfinished responses.
  * - `false`: no call starts before the stream ends; then every call runs (to compare).
- * @internal
  */
 export type EagerDispatch = 'safe' | 'all' | false;
 

@@ -2,8 +2,7 @@ import { defineTool } from '@mtpx/executor';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, schemaWithReferences } from '../index';
-import { REFERENCE_SCHEMA } from '../internal';
+import { createAgent, REFERENCE_SCHEMA, schemaWithReferences } from '../index';
 
 const either = (schema: object) => ({ anyOf: [schema, REFERENCE_SCHEMA] });
 const shared = { $ref: '#/$defs/ref' };

@@ -6,7 +6,6 @@ import type { JsonSchemaObject, ToolSpec } from '@mtpx/protocol';
  * Anthropic's counts optional ones against a small budget); `"$path": ""` (the empty
  * pointer) takes the whole output. Accepted wherever a value goes in the schemas offered
  * to a provider that enforces them (see {@link schemaWithReferences}).
- * @internal
  */
 export const REFERENCE_SCHEMA: Readonly<JsonSchemaObject> = Object.freeze({
   type: 'object',
