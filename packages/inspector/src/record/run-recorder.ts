@@ -62,7 +62,7 @@ const endTypes = new Set(['run-finished', 'run-cancelled', 'run-failed']);
  * up to the last batch written. Never throws into a run.
  *
  * @example
- * ```ts source="./inspector.examples.ts#recordRuns"
+ * ```ts source="./run-recorder.examples.ts#recordRuns"
  * const recorder = recordRuns({ dir: '.mtpx/runs' });
  * const agent = createAgent({ provider, tools, onEvent: recorder });
  * await agent.run('What is 15 + (4 × (18 − 6)) / 3?');
