@@ -203,4 +203,50 @@ describe('a recorded reasoning run through the Responses replay server', () => {
     expect((caught as ProviderError).status).toBe(400);
     expect((caught as ProviderError).providerCode).toBe('invalid_encrypted_content');
   });
+
+  it('server-run items (web search) go back by reference under store, each after its reasoning', async () => {
+    const [search = []] = recordedStreams('openai-web-search-tool.1.chunks.txt');
+    const [answer = []] = recordedStreams('openai-phase.1.chunks.txt');
+    const { url } = await server.start([search, answer]);
+    const provider = providerFor(url, true);
+    const messages: Message[] = [{ role: 'user', content: 'What happened in AI today?' }];
+    const { turn } = await modelCall(provider, { messages, tools: [] }, 'stream');
+    messages.push(turn.message, { role: 'user', content: 'And yesterday?' });
+    await modelCall(provider, { messages, tools: [] }, 'whole');
+    const items = search
+      .filter((event) => event.type === 'response.output_item.done')
+      .map((event) => event.item as Json);
+    const replayed = inputOf(1).slice(1, -1);
+    expect(replayed.map((item) => item.id)).toEqual(items.map((item) => item.id));
+    expect(replayed.map((item) => item.type)).toEqual(
+      items.map((item) => (item.type === 'message' ? 'message' : 'item_reference')),
+    );
+  });
+
+  it('programmatic tool calling under store: false: reasoning and the program go back whole, the call after them', async () => {
+    const [first = []] = recordedStreams('programmatic-tool-calling.1.chunks.txt');
+    const [second = []] = recordedStreams('programmatic-tool-calling.2.chunks.txt');
+    const { url } = await server.start([first, second]);
+    const provider = providerFor(url, false);
+    const messages: Message[] = [{ role: 'user', content: 'Check the inventory.' }];
+    const { turn, events } = await modelCall(provider, { messages, tools: [] }, 'stream');
+    expect(events.filter((event) => event.type === 'server-tool-used')).toMatchObject([
+      { blockType: 'program' },
+    ]);
+    const [call] = turn.message.tool_calls ?? [];
+    messages.push(turn.message, {
+      role: 'tool',
+      tool_call_id: String(call?.id),
+      name: String(call?.name),
+      content: '{"stock":3}',
+    });
+    await modelCall(provider, { messages, tools: [] }, 'stream');
+    const items = first
+      .filter((event) => event.type === 'response.output_item.done')
+      .map((event) => event.item as Json);
+    expect(inputOf(1).slice(1)).toEqual([
+      ...items,
+      { type: 'function_call_output', call_id: call?.id, output: '{"stock":3}' },
+    ]);
+  });
 });
