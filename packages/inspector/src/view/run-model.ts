@@ -21,25 +21,26 @@ export interface CallSegment {
   endAt: number;
 }
 
-/** One tool call of a round, as the Inspector shows it. */
-export interface CallView {
-  id: string;
-  name: string;
-  /** Its place in the model's response (0-based), when known. */
-  index?: number;
+/** One tool call of a round, as the Inspector shows it: the agent's call view, drawn. */
+export interface CallView
+  extends Pick<
+    AgentCallView,
+    | 'id'
+    | 'name'
+    | 'index'
+    | 'references'
+    | 'readyAt'
+    | 'startAt'
+    | 'endAt'
+    | 'startedDuringStream'
+    | 'attempts'
+    | 'refused'
+  > {
   /** The arguments as the model wrote them. */
   arguments?: unknown;
-  /** The arguments with each `$ref` replaced by the output it names (when that output is known). */
+  /** The executed arguments with each `$ref` whose output is known replaced by it. */
   resolvedArguments?: unknown;
-  /** The ids its `$ref`s (and `depends_on`) name. */
-  references: string[];
-  readyAt?: number;
-  startAt?: number;
-  endAt?: number;
   status: 'pending' | 'running' | 'ok' | 'error' | 'cached' | 'skipped';
-  /** True when it started before the model had finished writing the response. */
-  startedDuringStream: boolean;
-  attempts: number;
   approval?: string;
   errorCode?: string;
   error?: string;
@@ -47,18 +48,14 @@ export interface CallView {
   /** `call-progress` reports (MCP input rounds among them) and approval events, in order. */
   lane: Array<{ at: number; type: string; label: string }>;
   segments: CallSegment[];
-  refused: boolean;
 }
 
 /** One model call and the calls of its response. */
-export interface RoundView {
-  round: number;
-  startAt: number;
-  /** When the model's answer was complete (`startAt + modelMs`), once the round is over. */
-  modelEndAt?: number;
-  endAt?: number;
-  text: string;
-  reasoning: string;
+export interface RoundView
+  extends Pick<
+    AgentRoundView,
+    'round' | 'startAt' | 'modelEndAt' | 'endAt' | 'text' | 'reasoning'
+  > {
   finishReason?: string;
   usage?: Record<string, number>;
   calls: CallView[];
@@ -67,21 +64,23 @@ export interface RoundView {
 }
 
 /** The whole run. */
-export interface RunView {
-  runId: string;
-  status: 'running' | 'finished' | 'cancelled' | 'failed';
-  input?: string;
-  provider?: string;
-  model?: string;
-  agentName?: string;
-  streaming?: boolean;
-  eagerDispatch?: boolean;
-  finalText?: string;
+export interface RunView
+  extends Pick<
+    AgentRunView,
+    | 'runId'
+    | 'status'
+    | 'input'
+    | 'provider'
+    | 'model'
+    | 'agentName'
+    | 'streaming'
+    | 'eagerDispatch'
+    | 'finalText'
+    | 'durationMs'
+    | 'lastAt'
+  > {
   stopReason?: string;
   error?: { code?: string; message: string };
-  durationMs?: number;
-  /** The last event's time: the run's length so far. */
-  lastAt: number;
   usage: Record<string, number>;
   rounds: RoundView[];
   /** Events the model does not place (other branches' or later versions'), kept as they are. */
