@@ -3,7 +3,7 @@
 // call of an incomplete response never runs. The scripted OpenAI server checks each
 // Responses request as the API does (a call without its reasoning item, an unstored
 // reference, a call_id that matches nothing are the API's own 400 / 404 answers).
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { appendFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -254,4 +254,92 @@ describe('the Responses API through the agent', () => {
     // The follow-up request was accepted: every call of the turn has its output.
     expect(typesOf(inputOf(1)).filter((type) => type === 'function_call_output')).toHaveLength(2);
   });
+});
+
+/** The recorded Responses streams of `@mtpx/providers`' fixtures (vercel/ai, Apache-2.0; see their SOURCES.md). */
+const recordings = join(import.meta.dirname, '../../../providers/src/__fixtures__/responses');
+const recordedResponses = (name: string): Json[][] => {
+  const streams: Json[][] = [];
+  for (const line of readFileSync(join(recordings, name), 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    const event = JSON.parse(line) as Json;
+    if (event.type === 'response.created' || streams.length === 0) streams.push([]);
+    streams.at(-1)?.push(event);
+  }
+  return streams;
+};
+
+describe('every recorded Responses stream through the agent', () => {
+  const names = readdirSync(recordings).filter((name) => name.endsWith('.chunks.txt'));
+  it('finds the recordings', () => expect(names.length).toBeGreaterThanOrEqual(30));
+  for (const name of names) {
+    it(name, async () => {
+      const [events = []] = recordedResponses(name);
+      const done = events
+        .filter((event) => event.type === 'response.output_item.done')
+        .map((event) => event.item as Json);
+      const calls = done
+        .filter((item) => item.type === 'function_call')
+        .map((item) => String(item.call_id));
+      // The items the API runs itself (the adapter's list: hosted tools, programs, compaction).
+      const serverTypes = [
+        'web_search_call',
+        'file_search_call',
+        'code_interpreter_call',
+        'image_generation_call',
+        'mcp_call',
+        'mcp_list_tools',
+        'mcp_approval_request',
+        'tool_search_call',
+        'tool_search_output',
+        'program',
+        'program_output',
+        'compaction',
+      ];
+      const serverItems = events.filter((event) => {
+        const item = (event.item ?? {}) as Json;
+        return (
+          event.type === 'response.output_item.added' &&
+          serverTypes.includes(String(item.type)) &&
+          item.execution !== 'client'
+        );
+      }).length;
+      server = await startModelServer({
+        responses: [
+          {
+            type: 'sse',
+            events: events.map((event) => ({
+              event: String(event.type),
+              data: JSON.stringify(event),
+            })),
+          },
+          { type: 'sse', events: openAIResponseEvents({ text: 'Done.' }) },
+        ],
+      });
+      const agent = createAgent({
+        provider: responsesProvider(server.url, true),
+        tools: [calculatorToolkit()],
+      });
+      const run = await collect(agent.stream('Go.'));
+      const failed = events.find((event) => event.type === 'response.failed');
+      if (failed !== undefined) {
+        expect(run.error).toMatchObject({
+          providerCode: ((failed.response as Json).error as Json).code,
+        });
+        return;
+      }
+      expect(run.error).toBeUndefined();
+      // Every recorded function call reached the executor, in order, none of the server's items.
+      expect(
+        run.events.flatMap((event) =>
+          event.type === 'tool-call-ready' ? [event.toolCall.id] : [],
+        ),
+      ).toEqual(calls);
+      expect(run.output?.tool_results.map((result) => result.call_id)).toEqual(calls);
+      expect(run.events.filter((event) => event.type === 'server-tool-used')).toHaveLength(
+        serverItems,
+      );
+      expect(server.requests).toHaveLength(calls.length > 0 ? 2 : 1);
+    });
+  }
 });
