@@ -1,4 +1,4 @@
-import type { AgentEvent } from '@mtpx/agent';
+import { type AgentEvent, unknownEvent } from '@mtpx/agent';
 import type { Terminal } from '@mtpx/example-kit';
 import type { JsonValue } from '@mtpx/protocol';
 import { compactJson, type TrafficEvent } from './protocol-traffic';
@@ -79,7 +79,27 @@ export class BookingView implements UserEvents {
           `${this.#terminal.label('failed', colors.red)}the run stopped${event.code ? ` (${event.code})` : ''}: the reason follows`,
         );
         return;
+      // The rest of the run is the MCP wire's story, told by `traffic`.
+      case 'run-started':
+      case 'text-delta':
+      case 'reasoning-delta':
+      case 'server-tool-used':
+      case 'tool-call-delta':
+      case 'call-held':
+      case 'call-released':
+      case 'plan-started':
+      case 'call-started':
+      case 'call-progress':
+      case 'call-retried':
+      case 'approval-requested':
+      case 'approval-resolved':
+      case 'call-skipped':
+      case 'cache-failed':
+      case 'plan-finished':
+      case 'run-cancelled':
+        return;
       default:
+        unknownEvent(event);
         return;
     }
   }
