@@ -36,8 +36,8 @@ export interface McpTool<TArgs = Record<string, unknown>> extends Tool<TArgs> {
   readonly listing: McpToolListingOptions;
 }
 
-/** One MCP round in progress, found by the executor call that runs it. */
-export interface RoundScope {
+/** One MCP input round in progress, found by the executor call that runs it. */
+export interface InputRoundScope {
   context: InputRoundContext;
   result?: InputRoundResult<unknown>;
 }
@@ -45,8 +45,8 @@ export interface RoundScope {
 const scopesKey = Symbol.for('mtpx.mcp.round-scopes');
 
 /** Shared by every copy of this package, so a tool and a server from two copies still meet. */
-function sharedRoundScopes(): Map<string, RoundScope> {
-  const holder = globalThis as Record<symbol, Map<string, RoundScope> | undefined>;
+function sharedInputRoundScopes(): Map<string, InputRoundScope> {
+  const holder = globalThis as Record<symbol, Map<string, InputRoundScope> | undefined>;
   let scopes = holder[scopesKey];
   if (scopes === undefined) {
     scopes = new Map();
@@ -55,19 +55,19 @@ function sharedRoundScopes(): Map<string, RoundScope> {
   return scopes;
 }
 
-const roundScopes = sharedRoundScopes();
+const inputRoundScopes = sharedInputRoundScopes();
 
 /** Runs `work` with `scope` open for the executor call `callId`. */
-export async function withRoundScope<T>(
+export async function withInputRoundScope<T>(
   callId: string,
-  scope: RoundScope,
+  scope: InputRoundScope,
   work: () => Promise<T>,
 ): Promise<T> {
-  roundScopes.set(callId, scope);
+  inputRoundScopes.set(callId, scope);
   try {
     return await work();
   } finally {
-    roundScopes.delete(callId);
+    inputRoundScopes.delete(callId);
   }
 }
 
@@ -129,7 +129,7 @@ export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferTool
   const tool = defineTool<TSchema, TArgs>({
     ...rest,
     async execute(args, context) {
-      const scope = roundScopes.get(context.call.id);
+      const scope = inputRoundScopes.get(context.call.id);
       if (scope === undefined) {
         return standalone === undefined
           ? runWithoutClient(definition.name, round, args, context)

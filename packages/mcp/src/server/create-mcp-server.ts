@@ -22,7 +22,7 @@ import type {
 import type { McpPromptDefinition } from '../definitions/mcp-prompt';
 import type { McpResourceDefinition } from '../definitions/mcp-resource';
 import type { McpResourceTemplate } from '../definitions/mcp-resource-template';
-import { type RoundScope, withRoundScope } from '../definitions/mcp-tool';
+import { type InputRoundScope, withInputRoundScope } from '../definitions/mcp-tool';
 import { errorToCallToolResult, outputToCallToolResult } from '../definitions/tool-content';
 import { toolListing } from '../definitions/tool-listing';
 import { approvalGate } from '../input/approval-gate';
@@ -136,11 +136,11 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
       approved: boolean,
     ): Promise<InputRoundResult<CallToolResult>> => {
       const call = { id: `mcp_${randomUUID()}`, name: tool.name, arguments: args as never };
-      const scope: RoundScope = { context };
+      const scope: InputRoundScope = { context };
       if (approved) approvedCalls.add(call.id);
       let result: ToolResult | undefined;
       try {
-        [result] = await withRoundScope(call.id, scope, () =>
+        [result] = await withInputRoundScope(call.id, scope, () =>
           executor.executeToolCalls([call], {
             signal: context.signal,
             onEvent: (event) => void forwardProgress(event, context),
