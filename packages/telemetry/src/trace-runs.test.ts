@@ -228,6 +228,25 @@ describe('traceRuns', () => {
     expect(all).toHaveLength(3); // the chat span and the open call were closed with the run
   });
 
+  it('a call id used again in a later round gets a span of its own', async () => {
+    const { tracer, spans } = tracing();
+    const again = (a: number): ScriptedTurn => ({
+      toolCalls: [{ id: 'call_1', name: 'calculator.add', arguments: { a, b: 1 } }],
+    });
+    const agent = createAgent({
+      provider: scriptedProvider([again(1), again(2), { text: 'Done.' }]),
+      tools: [calculatorToolkit()],
+      onEvent: traceRuns({ tracer }),
+    });
+    await agent.run('Add twice.');
+    const tools = spans().filter((span) => span.name === 'execute_tool calculator.add');
+    // The executor refuses the second (its id is taken); before, its span was the first one's.
+    expect(tools.map((span) => span.attributes['mtpx.tool.outcome'])).toEqual([
+      'success',
+      'skipped',
+    ]);
+  });
+
   it('a tracer that throws never reaches the run', async () => {
     const broken = {
       startSpan: () => {

@@ -165,4 +165,76 @@ describe('buildRunView', () => {
       w: { $ref: 'unknown' },
     });
   });
+
+  // Regressions of the Inspector's own copy of the run rules, gone with the agent's run view.
+  describe('what the run view fixed', () => {
+    const base = { runId: 'r', round: 1 };
+    const ready = (id: string, args: unknown, executed = args, aliases = {}) => ({
+      ...base,
+      type: 'tool-call-ready',
+      at: 1,
+      index: 0,
+      toolCall: { id, name: 't', arguments: args },
+      call: { id, name: 't', arguments: executed, depends_on: [] },
+      aliases,
+      refused: false,
+    });
+    const finished = (id: string, at: number, output: unknown) => ({
+      ...base,
+      type: 'call-finished',
+      at,
+      callId: id,
+      toolName: 't',
+      durationMs: 1,
+      success: true,
+      cached: false,
+      result: { call_id: id, tool_name: 't', output, success: true, cached: false },
+    });
+
+    it('a held call shows its hold, then its wait for inputs: the wait bar no longer covers the hold', () => {
+      const view = buildRunView('r', [
+        { ...base, type: 'round-started', at: 0 },
+        ready('w', { text: 'x' }),
+        {
+          ...base,
+          type: 'call-held',
+          at: 2,
+          callId: 'w',
+          toolName: 't',
+          reason: 'risk level write',
+        },
+        { ...base, type: 'call-released', at: 8, callId: 'w', toolName: 't', heldMs: 6 },
+        { ...base, type: 'call-started', at: 10, callId: 'w', toolName: 't' },
+        finished('w', 12, 'ok'),
+      ]);
+      const segments = view.rounds[0]?.calls[0]?.segments;
+      expect(segments?.map((segment) => [segment.kind, segment.startAt, segment.endAt])).toEqual([
+        ['held', 2, 8],
+        ['waiting', 8, 10],
+        ['running', 10, 12],
+      ]);
+    });
+
+    it('resolves the call as executed: a positional alias names the output too', () => {
+      const view = buildRunView('r', [
+        { ...base, type: 'round-started', at: 0 },
+        ready('c1', { a: 1 }),
+        { ...base, type: 'call-started', at: 2, callId: 'c1', toolName: 't' },
+        finished('c1', 3, 12),
+        ready('c2', { b: { $ref: 'call_1' } }, { b: { $ref: 'c1' } }, { call_1: 'c1' }),
+        { ...base, type: 'call-started', at: 4, callId: 'c2', toolName: 't' },
+      ]);
+      const call = view.rounds[0]?.calls[1];
+      expect(call?.arguments).toEqual({ b: { $ref: 'call_1' } });
+      expect(call?.resolvedArguments).toEqual({ b: 12 });
+    });
+
+    it('an object with keys beside $ref (a JSON Schema) is not a reference', () => {
+      const view = buildRunView('r', [
+        { ...base, type: 'round-started', at: 0 },
+        ready('s', { schema: { $ref: '#/defs/x', type: 'object' }, v: { $ref: 'c1' } }),
+      ]);
+      expect(view.rounds[0]?.calls[0]?.references).toEqual(['c1']);
+    });
+  });
 });
