@@ -105,7 +105,7 @@ export interface CallView {
   approved?: boolean;
   /** The call's result, once finished or skipped. */
   result?: ToolResult;
-  /** The output, on success (`result.output`). */
+  /** The output (`result.output`: `null` when it failed), once finished. */
   output?: JsonValue;
   errorCode?: ToolErrorCode;
   /** Why it failed or was skipped, in the words the model reads. */

@@ -4,6 +4,7 @@
  */
 export interface UnknownEvent {
   type: string;
+  /** Milliseconds since the run started (the run's own clock). */
   at?: number;
   runId?: string;
   [key: string]: unknown;

@@ -1,15 +1,11 @@
+import type { UnknownEvent } from '@mtpx/agent/run-view';
+
 /**
  * One event as the record keeps it: any event of the agent, the executor, MCP or a later
- * version, with `type` always there and the rest as JSON. Errors are kept as
- * `{ name, message, code? }`.
+ * version, with `type` always there and the rest as JSON (the shape of the agent's
+ * `UnknownEvent`). Errors are kept as `{ name, message, code? }`.
  */
-export interface RecordedEvent {
-  type: string;
-  /** Milliseconds since the run started (the run's own clock). */
-  at?: number;
-  runId?: string;
-  [key: string]: unknown;
-}
+export type RecordedEvent = UnknownEvent;
 
 /** The first line of a run's file: what the record is and when it began. */
 export interface RunRecordHeader {
