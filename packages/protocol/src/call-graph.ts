@@ -6,7 +6,6 @@ import type { ToolCall } from './tool-call';
 /**
  * Ids of calls executed in earlier rounds: an iterable of ids, or a `Map` / plain object
  * keyed by id (such as the results of those calls).
- * @internal
  */
 export type PlanHistory =
   | Iterable<string>

@@ -1,3 +1,4 @@
+export type { PlanHistory } from './call-graph';
 export { canonicalJson } from './canonical-json';
 export {
   createEnvelope,

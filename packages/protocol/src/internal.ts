@@ -1,11 +1,7 @@
 // `@mtpx/protocol/internal`: what sibling packages (@mtpx/executor, @mtpx/agent,
 // @mtpx/providers, @mtpx/telemetry) need from @mtpx/protocol but users should not. Each
 // symbol is tagged `@internal` where it is declared.
-export {
-  inspectToolCall,
-  type PlanHistory,
-  type ToolCallInspection,
-} from './call-graph';
+export { inspectToolCall, type ToolCallInspection } from './call-graph';
 export { describeValue } from './json';
 export {
   cloneJson,
