@@ -77,7 +77,7 @@ describe('a Responses run resumed in a new process from PostgreSQL', () => {
       expect(await doomed.exited).toMatchObject({ signal: 'SIGKILL' });
 
       const resumed = await finalOutput(orchestrator('resume'));
-      expect(resumed.final_text).toBe('Booked: 10, 11, 110.');
+      expect(resumed.finalText).toBe('Booked: 10, 11, 110.');
       const effects = await database.pool.query(
         `SELECT process || ':' || call_id AS effect FROM "${database.schema}".side_effects WHERE run_id = $1 ORDER BY call_id`,
         [runId],

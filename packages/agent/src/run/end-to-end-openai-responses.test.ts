@@ -80,8 +80,8 @@ describe('the Responses API through the agent', () => {
           mode === 'run'
             ? await agent.run(question)
             : (await collect(agent.stream(question))).output;
-        expect(output?.final_text).toBe('15 + (4 × (18 − 6)) / 3 = 31.');
-        expect(output?.tool_results.map((result) => result.output)).toEqual([12, 48, 16, 31]);
+        expect(output?.finalText).toBe('15 + (4 × (18 − 6)) / 3 = 31.');
+        expect(output?.toolResults.map((result) => result.output)).toEqual([12, 48, 16, 31]);
         expect(server.requests).toHaveLength(3);
         const reasoning = store ? 'item_reference' : 'reasoning';
         expect(typesOf(inputOf(2)).slice(-10)).toEqual([
@@ -126,7 +126,7 @@ describe('the Responses API through the agent', () => {
         sessionStore: new JsonFileSessionStore({ directory }),
       });
       const output = await second.run('And twice that?', { sessionId: 'chat-1' });
-      expect(output.final_text).toBe('Twice that is 62.');
+      expect(output.finalText).toBe('Twice that is 62.');
       // The follow-up carries the first run's items exactly as the first run sent them.
       expect(inputOf(3).slice(0, inputOf(2).length)).toEqual(inputOf(2));
     });
@@ -195,7 +195,7 @@ describe('the Responses API through the agent', () => {
       }
     }
     const output = await stream.result;
-    expect(output.tool_results).toMatchObject([
+    expect(output.toolResults).toMatchObject([
       { call_id: 'call_AB6AaRZ1FYZB2RwS6A5vbdqn', success: true, output: 19 },
     ]);
     expect(seen.indexOf('call-started')).toBeLessThan(seen.indexOf('round-finished'));
@@ -238,12 +238,12 @@ describe('the Responses API through the agent', () => {
     });
     const { events, output } = await collect(agent.stream('Pay and note it.'));
     expect(existsSync(notes)).toBe(false);
-    expect(output?.tool_results[0]).toMatchObject({
+    expect(output?.toolResults[0]).toMatchObject({
       call_id: 'call_read',
       success: true,
       output: 3,
     });
-    expect(output?.tool_results[1]).toMatchObject({
+    expect(output?.toolResults[1]).toMatchObject({
       call_id: 'call_write',
       success: false,
       skipped: true,
@@ -335,7 +335,7 @@ describe('every recorded Responses stream through the agent', () => {
           event.type === 'tool-call-ready' ? [event.toolCall.id] : [],
         ),
       ).toEqual(calls);
-      expect(run.output?.tool_results.map((result) => result.call_id)).toEqual(calls);
+      expect(run.output?.toolResults.map((result) => result.call_id)).toEqual(calls);
       expect(run.events.filter((event) => event.type === 'server-tool-used')).toHaveLength(
         serverItems,
       );
