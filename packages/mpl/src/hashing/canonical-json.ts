@@ -258,7 +258,7 @@ function escapePointer(key: string): string {
  * to 6 decimals, strings trimmed of Unicode white space, no insignificant white space.
  *
  * Throws {@link InvalidRequestError} for values JSON cannot carry (`NaN`, functions, …) and
- * for payloads nested deeper than {@link MAX_CANONICAL_DEPTH}.
+ * for payloads nested deeper than `MAX_CANONICAL_DEPTH` (512) levels.
  *
  * @example
  * ```ts source="./hashing.examples.ts#canonicalize"
