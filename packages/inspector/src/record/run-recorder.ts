@@ -1,10 +1,9 @@
 import { close, closeSync, fsync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AgentEvent } from '@mtpx/agent';
-import type { ExecutorEvent } from '@mtpx/executor';
+import type { RunViewEvent } from '@mtpx/agent';
 import { InspectorError } from '../inspector-error';
 import { eventLine } from './event-json';
-import { RECORD_VERSION, type RecordedEvent, type RunRecordHeader } from './recorded-event';
+import { RECORD_VERSION, type RunRecordHeader } from './recorded-event';
 import { INDEX_FILE, RUNS_FOLDER, runFileName, runFilePath } from './run-files';
 
 /** Options of {@link recordRuns}. */
@@ -19,8 +18,11 @@ export interface RecordRunsOptions {
   sync?: 'run' | 'batch';
 }
 
-/** Any event a recorder accepts: the agent's, the executor's, or one it does not know. */
-export type RecordableEvent = AgentEvent | ExecutorEvent | RecordedEvent;
+/**
+ * Any event a recorder accepts: the agent's, the executor's, or one it does not know (what
+ * the agent's run view folds).
+ */
+export type RecordableEvent = RunViewEvent;
 
 /**
  * An `onEvent` handler that records runs, with `flush()` and `close()`. The handler only
