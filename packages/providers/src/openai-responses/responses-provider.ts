@@ -1,10 +1,7 @@
 import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
-import OpenAI from 'openai';
-import {
-  isOpenAICompatiblePresetName,
-  type OpenAICompatiblePresetName,
-  resolveOpenAICompatiblePreset,
-} from '../openai/openai-presets';
+import type OpenAI from 'openai';
+import { openAIConnection } from '../openai/openai-client';
+import type { OpenAICompatiblePresetName } from '../openai/openai-presets';
 import type { OpenAIProviderOptions, OpenAIReasoningEffort } from '../openai/openai-provider';
 import { strictArgumentsMapper } from '../openai/openai-request';
 import { assembleProviderStream, sendRequest } from '../provider-stream';
@@ -62,23 +59,6 @@ export interface OpenAIResponsesProvider extends Provider {
   readonly store: boolean;
 }
 
-function buildClient(options: OpenAIResponsesProviderOptions): OpenAI {
-  if (options.client) return options.client;
-  const resolved = resolveOpenAICompatiblePreset({
-    preset: options.preset,
-    apiKey: options.apiKey,
-    baseURL: options.baseURL,
-    env: options.env,
-  });
-  return new OpenAI({
-    ...options.clientOptions,
-    apiKey: resolved.apiKey,
-    baseURL: resolved.baseURL,
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-  });
-}
-
 /**
  * A provider for OpenAI's Responses API (`POST /v1/responses`), on the official `openai`
  * SDK. Streamed function calls are reported ready one by one, each as soon as its item is
@@ -103,11 +83,7 @@ function buildClient(options: OpenAIResponsesProviderOptions): OpenAI {
 export function createOpenAIResponsesProvider(
   options: OpenAIResponsesProviderOptions,
 ): OpenAIResponsesProvider {
-  const preset = options.preset ?? 'openai';
-  if (!isOpenAICompatiblePresetName(preset)) {
-    resolveOpenAICompatiblePreset({ preset, apiKey: 'unused' });
-  }
-  const client = buildClient(options);
+  const { preset, client } = openAIConnection(options);
   const strictTools = options.strictTools ?? false;
   const store = options.store ?? true;
 

@@ -1,15 +1,13 @@
 import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
-import OpenAI, { type ClientOptions } from 'openai';
+import type OpenAI from 'openai';
+import type { ClientOptions } from 'openai';
 import type { ChatCompletionCreateParamsBase } from 'openai/resources/chat/completions';
 import { createFallbackCallId } from '../call-ids';
 import type { Environment } from '../environment';
 import { assembleProviderStream, sendRequest } from '../provider-stream';
 import { createToolNameMapping } from '../tool-names';
-import {
-  isOpenAICompatiblePresetName,
-  type OpenAICompatiblePresetName,
-  resolveOpenAICompatiblePreset,
-} from './openai-presets';
+import { openAIConnection } from './openai-client';
+import type { OpenAICompatiblePresetName } from './openai-presets';
 import { strictArgumentsMapper, toOpenAIMessages, toOpenAITools } from './openai-request';
 import { type OpenAITurnContext, turnFromChatCompletion } from './openai-response';
 import { OpenAIStreamAssembler } from './openai-stream';
@@ -81,23 +79,6 @@ export interface OpenAIProvider extends Provider {
   readonly strictTools: boolean;
 }
 
-function buildClient(options: OpenAIProviderOptions): OpenAI {
-  if (options.client) return options.client;
-  const resolved = resolveOpenAICompatiblePreset({
-    preset: options.preset,
-    apiKey: options.apiKey,
-    baseURL: options.baseURL,
-    env: options.env,
-  });
-  return new OpenAI({
-    ...options.clientOptions,
-    apiKey: resolved.apiKey,
-    baseURL: resolved.baseURL,
-    ...(options.maxRetries === undefined ? {} : { maxRetries: options.maxRetries }),
-    ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
-  });
-}
-
 /**
  * A provider for OpenAI's Chat Completions API or any compatible service, on the
  * official `openai` SDK. Tool names with dots are mapped to names the API accepts and
@@ -114,12 +95,7 @@ function buildClient(options: OpenAIProviderOptions): OpenAI {
  * ```
  */
 export function createOpenAIProvider(options: OpenAIProviderOptions): OpenAIProvider {
-  const preset = options.preset ?? 'openai';
-  if (!isOpenAICompatiblePresetName(preset)) {
-    // Resolving reports the unknown preset with the list of known ones.
-    resolveOpenAICompatiblePreset({ preset, apiKey: 'unused' });
-  }
-  const client = buildClient(options);
+  const { preset, client } = openAIConnection(options);
   const label = preset;
   const streamUsage = options.streamUsage ?? true;
   const strictTools = options.strictTools ?? false;
