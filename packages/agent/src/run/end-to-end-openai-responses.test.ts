@@ -20,7 +20,7 @@ import {
 } from '@mtpx/providers/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { collect, heldBack } from '../__fixtures__/seed';
-import { createAgent, JsonFileSessionStore } from '../index';
+import { createAgent, InMemorySessionStore, JsonFileSessionStore } from '../index';
 
 type Json = Record<string, unknown>;
 let server: ModelServer | undefined;
@@ -110,26 +110,31 @@ describe('the Responses API through the agent', () => {
       });
     }
 
-    it(`store: ${store}: a session saved to disk and read by another agent replays the items unchanged`, async () => {
-      server = await startScriptedOpenAIServer(twoRounds);
-      directory = mkdtempSync(join(tmpdir(), 'mtpx-responses-'));
-      const first = createAgent({
-        provider: responsesProvider(server.url, store),
-        tools: [calculatorToolkit()],
-        sessionStore: new JsonFileSessionStore({ directory }),
+    for (const kind of ['memory', 'file'] as const) {
+      it(`store: ${store}: a session (${kind}) read by another agent replays the items unchanged`, async () => {
+        server = await startScriptedOpenAIServer(twoRounds);
+        directory = mkdtempSync(join(tmpdir(), 'mtpx-responses-'));
+        const memory = new InMemorySessionStore();
+        const sessionStore = () =>
+          kind === 'memory' ? memory : new JsonFileSessionStore({ directory: directory as string });
+        const first = createAgent({
+          provider: responsesProvider(server.url, store),
+          tools: [calculatorToolkit()],
+          sessionStore: sessionStore(),
+        });
+        await first.run(question, { sessionId: 'chat-1' });
+        // Another agent (and, for files, another store object reading the session's file).
+        const second = createAgent({
+          provider: responsesProvider(server.url, store),
+          tools: [calculatorToolkit()],
+          sessionStore: sessionStore(),
+        });
+        const output = await second.run('And twice that?', { sessionId: 'chat-1' });
+        expect(output.finalText).toBe('Twice that is 62.');
+        // The follow-up carries the first run's items exactly as the first run sent them.
+        expect(inputOf(3).slice(0, inputOf(2).length)).toEqual(inputOf(2));
       });
-      await first.run(question, { sessionId: 'chat-1' });
-      // Another agent, another store object: the session comes back from its JSON file.
-      const second = createAgent({
-        provider: responsesProvider(server.url, store),
-        tools: [calculatorToolkit()],
-        sessionStore: new JsonFileSessionStore({ directory }),
-      });
-      const output = await second.run('And twice that?', { sessionId: 'chat-1' });
-      expect(output.finalText).toBe('Twice that is 62.');
-      // The follow-up carries the first run's items exactly as the first run sent them.
-      expect(inputOf(3).slice(0, inputOf(2).length)).toEqual(inputOf(2));
-    });
+    }
   }
 
   it('a recorded Responses stream: the read-only call starts while the stream is still arriving', async () => {
