@@ -56,7 +56,7 @@ export const bookTable = defineMcpTool({
     party: z.number().int().min(1).max(12).describe('How many people'),
   }),
   risk_level: 'write',
-  round: ({ name, party }, context): InputRoundResult<Booking> => {
+  inputRound: ({ name, party }, context): InputRoundResult<Booking> => {
     const state = context.requestState as BookingState | undefined;
     if (state === undefined) {
       if (context.response('date').kind !== 'missing') {

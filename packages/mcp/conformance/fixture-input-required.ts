@@ -31,7 +31,7 @@ export function inputRequiredTools(): AnyTool[] {
       name: 'test_input_required_result_elicitation',
       description: 'Asks for a name, then greets.',
       input_schema: none,
-      round: (_args, context) => {
+      inputRound: (_args, context) => {
         const answer = context.accepted('user_name', z.object({ name: z.string() }));
         if (answer === undefined) {
           return inputRequired({ user_name: nameForm('What is your name?') });
@@ -43,7 +43,7 @@ export function inputRequiredTools(): AnyTool[] {
       name: 'test_input_required_result_sampling',
       description: "Asks the client's model a question.",
       input_schema: none,
-      round: (_args, context) => {
+      inputRound: (_args, context) => {
         const view = context.response('capital_question');
         if (view.kind !== 'sampling') {
           return inputRequired({
@@ -65,7 +65,7 @@ export function inputRequiredTools(): AnyTool[] {
       name: 'test_input_required_result_list_roots',
       description: "Lists the client's roots.",
       input_schema: none,
-      round: (_args, context) => {
+      inputRound: (_args, context) => {
         const view = context.response('client_roots');
         if (view.kind !== 'roots') return inputRequired({ client_roots: roots() });
         return complete(`Roots: ${view.roots.map((root) => root.uri).join(', ')}`);
@@ -75,7 +75,7 @@ export function inputRequiredTools(): AnyTool[] {
       name: 'test_input_required_result_request_state',
       description: 'Asks for a confirmation, carrying state across the round.',
       input_schema: none,
-      round: (_args, context) => {
+      inputRound: (_args, context) => {
         if (context.requestState === undefined) {
           return inputRequired(
             {
@@ -98,7 +98,7 @@ export function inputRequiredTools(): AnyTool[] {
       name: 'test_input_required_result_multiple_inputs',
       description: 'Asks for a form, a sampling and the roots at once.',
       input_schema: none,
-      round: (_args, context) => {
+      inputRound: (_args, context) => {
         if (context.requestState === undefined) {
           return inputRequired(
             {
@@ -126,7 +126,7 @@ export function inputRequiredTools(): AnyTool[] {
       name: 'test_input_required_result_multi_round',
       description: 'Asks two questions, one round each.',
       input_schema: none,
-      round: (_args, context) => {
+      inputRound: (_args, context) => {
         const state = context.requestState as { name?: string } | undefined;
         if (state === undefined) {
           return inputRequired({ step1: nameForm('Step 1: What is your name?') }, { step: 1 });
@@ -151,7 +151,7 @@ export function inputRequiredTools(): AnyTool[] {
       name: 'test_input_required_result_tampered_state',
       description: 'Carries signed state; a tampered state is refused (-32602).',
       input_schema: none,
-      round: (_args, context) =>
+      inputRound: (_args, context) =>
         context.requestState === undefined
           ? inputRequired({ confirm: nameForm('Who are you?') }, { user: 'trusted' })
           : complete(
@@ -162,8 +162,8 @@ export function inputRequiredTools(): AnyTool[] {
       name: 'test_input_required_result_capabilities',
       description: 'Asks only for what the client declared it can answer.',
       input_schema: none,
-      round: (_args, context) => {
-        if (context.round > 1) return complete('Asked only for what the client supports.');
+      inputRound: (_args, context) => {
+        if (context.inputRound > 1) return complete('Asked only for what the client supports.');
         const capabilities = context.clientCapabilities;
         return inputRequired(
           {
@@ -187,7 +187,7 @@ export function inputRequiredTools(): AnyTool[] {
 export const inputRequiredPrompt: McpPromptDefinition = defineMcpPrompt({
   name: 'test_input_required_result_prompt',
   description: 'Asks which context to use, then builds the prompt.',
-  round: (_args, context) => {
+  inputRound: (_args, context) => {
     const answer = context.accepted('user_context');
     if (answer === undefined) {
       return inputRequired({

@@ -34,7 +34,7 @@ function formTool(name: string, message: string, schema: ElicitationSchema, pref
     name,
     description: `Asks the user: ${message}`,
     input_schema: none,
-    round: (_args, context) =>
+    inputRound: (_args, context) =>
       context.response('answer').kind === 'missing'
         ? inputRequired({ answer: formElicitation(message, schema) })
         : complete(`${prefix}${answerOf(context, 'answer')}`),
@@ -100,7 +100,7 @@ export function roundTools(server: () => McpToolServer): AnyTool[] {
       name: 'test_tool_with_logging',
       description: 'Sends three log messages while it runs.',
       input_schema: none,
-      round: async (_args, context) => {
+      inputRound: async (_args, context) => {
         await logThree(context);
         return complete('Tool with logging executed successfully');
       },
@@ -109,7 +109,7 @@ export function roundTools(server: () => McpToolServer): AnyTool[] {
       name: 'test_logging_tool',
       description: 'Logs, only when the request asked for log messages.',
       input_schema: none,
-      round: async (_args, context) => {
+      inputRound: async (_args, context) => {
         await logThree(context);
         return complete('Logged.');
       },
@@ -118,7 +118,7 @@ export function roundTools(server: () => McpToolServer): AnyTool[] {
       name: 'test_tool_with_progress',
       description: 'Reports progress 0, 50, 100 of 100.',
       input_schema: none,
-      round: async (_args, context) => {
+      inputRound: async (_args, context) => {
         await context.progress(0, { total: 100 });
         await pause(50);
         await context.progress(50, { total: 100 });
@@ -131,7 +131,7 @@ export function roundTools(server: () => McpToolServer): AnyTool[] {
       name: 'test_sampling',
       description: "Asks the client's model to answer a prompt.",
       input_schema: z.object({ prompt: z.string() }),
-      round: ({ prompt }, context) => {
+      inputRound: ({ prompt }, context) => {
         const view = context.response('llm');
         if (view.kind !== 'sampling') {
           return inputRequired({
@@ -148,7 +148,7 @@ export function roundTools(server: () => McpToolServer): AnyTool[] {
       name: 'test_elicitation',
       description: 'Asks the user for a username and an email.',
       input_schema: z.object({ message: z.string() }),
-      round: ({ message }, context) =>
+      inputRound: ({ message }, context) =>
         context.response('answer').kind === 'missing'
           ? inputRequired({
               answer: formElicitation(message, {
@@ -184,7 +184,7 @@ export function roundTools(server: () => McpToolServer): AnyTool[] {
       name: 'test_missing_capability',
       description: "Needs the client's sampling, so a client without it is refused (-32021).",
       input_schema: none,
-      round: (_args, context) =>
+      inputRound: (_args, context) =>
         context.response('llm').kind === 'missing'
           ? inputRequired({
               llm: sampling({
@@ -198,7 +198,7 @@ export function roundTools(server: () => McpToolServer): AnyTool[] {
       name: 'test_trigger_tool_change',
       description: 'Tells subscribed clients that the tool list changed.',
       input_schema: none,
-      round: () => {
+      inputRound: () => {
         server().notify.toolsChanged();
         return complete('Tool list change notified.');
       },
@@ -207,7 +207,7 @@ export function roundTools(server: () => McpToolServer): AnyTool[] {
       name: 'test_trigger_prompt_change',
       description: 'Tells subscribed clients that the prompt list changed.',
       input_schema: none,
-      round: () => {
+      inputRound: () => {
         server().notify.promptsChanged();
         return complete('Prompt list change notified.');
       },

@@ -107,7 +107,7 @@ export function defineMcpToolExample() {
     name: 'greet',
     description: 'Greets the user, asking for their name.',
     input_schema: z.object({}),
-    round: (_args, context) => {
+    inputRound: (_args, context) => {
       const answer = context.accepted('name', z.object({ name: z.string() }));
       if (answer === undefined) {
         return inputRequired({

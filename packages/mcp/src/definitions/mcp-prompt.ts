@@ -25,7 +25,7 @@ export interface McpPromptArgument {
   complete?: McpCompleter;
 }
 
-/** A prompt served over MCP. Give `get`, or `round` for a prompt that asks for input. */
+/** A prompt served over MCP. Give `get`, or `inputRound` for a prompt that asks for input. */
 export interface McpPromptDefinition {
   name: string;
   title?: string;
@@ -34,7 +34,9 @@ export interface McpPromptDefinition {
   arguments?: McpPromptArgument[];
   /** Builds the messages in one go. */
   get?: (args: Record<string, string>) => McpPromptResult | Promise<McpPromptResult>;
-  /** A round hook: may ask the client for input before returning `complete(messages)`. */
+  /** An input-round hook: may ask the client for input before returning `complete(messages)`. */
+  inputRound?: InputRoundHook<Record<string, string>, McpPromptResult>;
+  /** @deprecated Use `inputRound`; removed in the next minor. */
   round?: InputRoundHook<Record<string, string>, McpPromptResult>;
 }
 
@@ -51,20 +53,25 @@ export interface McpPromptDefinition {
  * ```
  */
 export function defineMcpPrompt(definition: McpPromptDefinition): McpPromptDefinition {
-  if (definition.get === undefined && definition.round === undefined) {
+  if (
+    definition.get === undefined &&
+    definition.inputRound === undefined &&
+    definition.round === undefined
+  ) {
     throw new McpAdapterError({
       code: 'adapter_error',
-      message: `Prompt ${definition.name} needs a get(args) or a round(args, context) function.`,
+      message: `Prompt ${definition.name} needs a get(args) or an inputRound(args, context) function.`,
     });
   }
   return definition;
 }
 
-/** The hook the server runs for a prompt: its own round hook, or `get` wrapped as one round. */
+/** The hook the server runs for a prompt: its own input-round hook, or `get` wrapped as one round. */
 export function promptHook(
   definition: McpPromptDefinition,
 ): InputRoundHook<Record<string, string>, McpPromptResult> {
-  if (definition.round !== undefined) return definition.round;
+  const hook = definition.inputRound ?? definition.round;
+  if (hook !== undefined) return hook;
   const get = definition.get;
   return async (args) => ({
     type: 'complete',

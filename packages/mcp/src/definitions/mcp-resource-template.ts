@@ -7,7 +7,7 @@ import type { McpResourceResult } from './mcp-resource';
 /** The values of a template's variables in one URI (`{id}` → `'123'`; lists for `{list*}`). */
 export type McpTemplateVariables = Record<string, string | string[]>;
 
-/** What a template's round hook gets as arguments. */
+/** What a template's input-round hook gets as arguments. */
 export interface McpTemplateArgs {
   uri: string;
   variables: McpTemplateVariables;
@@ -21,7 +21,7 @@ export type McpCompleter = (
 
 /**
  * A family of resources named by an RFC 6570 URI template (`files://{path}`). Give `read`,
- * or `round` to ask for input first.
+ * or `inputRound` to ask for input first.
  */
 export interface McpResourceTemplateDefinition {
   uriTemplate: string;
@@ -37,7 +37,9 @@ export interface McpResourceTemplateDefinition {
     uri: string,
     variables: McpTemplateVariables,
   ) => McpResourceResult | Promise<McpResourceResult>;
-  /** A round hook: may ask the client for input before returning `complete(contents)`. */
+  /** An input-round hook: may ask the client for input before returning `complete(contents)`. */
+  inputRound?: InputRoundHook<McpTemplateArgs, McpResourceResult>;
+  /** @deprecated Use `inputRound`; removed in the next minor. */
   round?: InputRoundHook<McpTemplateArgs, McpResourceResult>;
 }
 
@@ -65,10 +67,14 @@ export interface McpResourceTemplate extends McpResourceTemplateDefinition {
 export function defineMcpResourceTemplate(
   definition: McpResourceTemplateDefinition,
 ): McpResourceTemplate {
-  if (definition.read === undefined && definition.round === undefined) {
+  if (
+    definition.read === undefined &&
+    definition.inputRound === undefined &&
+    definition.round === undefined
+  ) {
     throw new McpAdapterError({
       code: 'adapter_error',
-      message: `Resource template ${definition.uriTemplate} needs a read(uri, variables) or a round(args, context) function.`,
+      message: `Resource template ${definition.uriTemplate} needs a read(uri, variables) or an inputRound(args, context) function.`,
     });
   }
   let template: UriTemplate;
@@ -89,11 +95,12 @@ export function defineMcpResourceTemplate(
   };
 }
 
-/** The hook the server runs for a template: its own round hook, or `read` as one round. */
+/** The hook the server runs for a template: its own input-round hook, or `read` as one round. */
 export function templateHook(
   template: McpResourceTemplateDefinition,
 ): InputRoundHook<McpTemplateArgs, McpResourceResult> {
-  if (template.round !== undefined) return template.round;
+  const hook = template.inputRound ?? template.round;
+  if (hook !== undefined) return hook;
   const read = template.read as NonNullable<McpResourceTemplateDefinition['read']>;
   return async ({ uri, variables }) => ({ type: 'complete', value: await read(uri, variables) });
 }

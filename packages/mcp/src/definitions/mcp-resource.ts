@@ -11,12 +11,12 @@ export type McpResourceContent =
 /** What reading a resource produces; a string is its text. */
 export type McpResourceResult = string | McpResourceContent | McpResourceContent[];
 
-/** What a resource's round hook gets as arguments. */
+/** What a resource's input-round hook gets as arguments. */
 export interface McpResourceArgs {
   uri: string;
 }
 
-/** A resource served over MCP at a fixed URI. Give `read`, or `round` to ask for input first. */
+/** A resource served over MCP at a fixed URI. Give `read`, or `inputRound` to ask for input first. */
 export interface McpResourceDefinition {
   uri: string;
   name: string;
@@ -28,7 +28,9 @@ export interface McpResourceDefinition {
   cacheHint?: McpCacheHint;
   /** Reads the contents in one go. */
   read?: (uri: string) => McpResourceResult | Promise<McpResourceResult>;
-  /** A round hook: may ask the client for input before returning `complete(contents)`. */
+  /** An input-round hook: may ask the client for input before returning `complete(contents)`. */
+  inputRound?: InputRoundHook<McpResourceArgs, McpResourceResult>;
+  /** @deprecated Use `inputRound`; removed in the next minor. */
   round?: InputRoundHook<McpResourceArgs, McpResourceResult>;
 }
 
@@ -46,20 +48,25 @@ export interface McpResourceDefinition {
  * ```
  */
 export function defineMcpResource(definition: McpResourceDefinition): McpResourceDefinition {
-  if (definition.read === undefined && definition.round === undefined) {
+  if (
+    definition.read === undefined &&
+    definition.inputRound === undefined &&
+    definition.round === undefined
+  ) {
     throw new McpAdapterError({
       code: 'adapter_error',
-      message: `Resource ${definition.uri} needs a read(uri) or a round(args, context) function.`,
+      message: `Resource ${definition.uri} needs a read(uri) or an inputRound(args, context) function.`,
     });
   }
   return definition;
 }
 
-/** The hook the server runs for a resource: its own round hook, or `read` as one round. */
+/** The hook the server runs for a resource: its own input-round hook, or `read` as one round. */
 export function resourceHook(
   definition: McpResourceDefinition,
 ): InputRoundHook<McpResourceArgs, McpResourceResult> {
-  if (definition.round !== undefined) return definition.round;
+  const hook = definition.inputRound ?? definition.round;
+  if (hook !== undefined) return hook;
   const read = definition.read as NonNullable<McpResourceDefinition['read']>;
   return async ({ uri }) => ({ type: 'complete', value: await read(uri) });
 }

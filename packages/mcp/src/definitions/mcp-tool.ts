@@ -12,25 +12,36 @@ import { viewInputResponse } from '../input/input-responses';
 import type { InputRoundContext, InputRoundHook, InputRoundResult } from '../input/input-round';
 import type { McpToolListingOptions } from './mcp-listing';
 
-/** What {@link defineMcpTool} takes: a tool definition whose work is a round hook. */
+/** What {@link defineMcpTool} takes: a tool definition whose work is an input-round hook. */
 export interface McpToolDefinition<TSchema extends ToolInputSchema, TArgs>
   extends Omit<ToolDefinition<TSchema, TArgs>, 'execute' | 'cache_ttl_seconds'>,
     McpToolListingOptions {
   /**
-   * Called once per round until it returns `complete(output)`; may ask the client for
-   * input with `inputRequired(...)` (elicitation, sampling, roots) in between.
+   * Called once per input round until it returns `complete(output)`; may ask the client
+   * for input with `inputRequired(...)` (elicitation, sampling, roots) in between.
    */
-  round: InputRoundHook<TArgs, unknown>;
+  inputRound: InputRoundHook<TArgs, unknown>;
   /**
    * How the tool runs where no MCP client can be asked (an agent's executor). Default:
-   * the round hook with no input; a hook that asks for input then fails the call with an
-   * `input_unavailable` error naming what it needed.
+   * the input-round hook with no input; a hook that asks for input then fails the call
+   * with an `input_unavailable` error naming what it needed.
    */
   execute?: ToolDefinition<TSchema, TArgs>['execute'];
 }
 
-/** An executor tool with a round hook: served over MCP, it asks the client for input. */
+/** The definition {@link defineMcpTool} took before `round` was named `inputRound`. */
+type RoundDefinition<TSchema extends ToolInputSchema, TArgs> = Omit<
+  McpToolDefinition<TSchema, TArgs>,
+  'inputRound'
+> & {
+  /** @deprecated Use `inputRound`; removed in the next minor. */
+  round: InputRoundHook<TArgs, unknown>;
+};
+
+/** An executor tool with an input-round hook: served over MCP, it asks the client for input. */
 export interface McpTool<TArgs = Record<string, unknown>> extends Tool<TArgs> {
+  readonly inputRound: InputRoundHook<TArgs, unknown>;
+  /** @deprecated Use {@link McpTool.inputRound}; removed in the next minor. */
   readonly round: InputRoundHook<TArgs, unknown>;
   /** What its MCP listing adds: title, icons, output schema, annotations. */
   readonly listing: McpToolListingOptions;
@@ -84,7 +95,7 @@ export async function withInputRoundScope<T>(
  *   name: 'greet',
  *   description: 'Greets the user, asking for their name.',
  *   input_schema: z.object({}),
- *   round: (_args, context) => {
+ *   inputRound: (_args, context) => {
  *     const answer = context.accepted('name', z.object({ name: z.string() }));
  *     if (answer === undefined) {
  *       return inputRequired({
@@ -98,13 +109,25 @@ export async function withInputRoundScope<T>(
  */
 export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferToolArgs<TSchema>>(
   definition: McpToolDefinition<TSchema, TArgs>,
+): McpTool<TArgs>;
+/** @deprecated Name the hook `inputRound` instead of `round`; removed in the next minor. */
+export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferToolArgs<TSchema>>(
+  definition: RoundDefinition<TSchema, TArgs>,
+): McpTool<TArgs>;
+export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferToolArgs<TSchema>>(
+  given: McpToolDefinition<TSchema, TArgs> | RoundDefinition<TSchema, TArgs>,
 ): McpTool<TArgs> {
-  if (typeof definition?.round !== 'function') {
+  const hook = given === null || typeof given !== 'object' ? undefined : hookOf(given);
+  if (typeof hook !== 'function') {
     throw new McpAdapterError({
       code: 'adapter_error',
-      message: `Tool ${JSON.stringify(definition?.name)} needs a \`round(args, context)\` function.`,
+      message: `Tool ${JSON.stringify(given?.name)} needs an \`inputRound(args, context)\` function.`,
     });
   }
+  const { round: _deprecated, ...definition } = {
+    ...given,
+    inputRound: hook,
+  } as McpToolDefinition<TSchema, TArgs> & { round?: unknown };
   if ('cache_ttl_seconds' in definition) {
     throw new McpAdapterError({
       code: 'adapter_error',
@@ -112,7 +135,7 @@ export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferTool
     });
   }
   const {
-    round,
+    inputRound: round,
     execute: standalone,
     title,
     icons,
@@ -140,7 +163,7 @@ export function defineMcpTool<TSchema extends ToolInputSchema, TArgs = InferTool
       return scope.result.type === 'complete' ? scope.result.value : null;
     },
   });
-  return Object.assign(tool, { round, listing });
+  return Object.assign(tool, { inputRound: round, round, listing });
 }
 
 /** True for tools made by {@link defineMcpTool}. @internal */
@@ -148,7 +171,7 @@ export function isMcpTool(tool: unknown): tool is McpTool<never> {
   return (
     typeof tool === 'object' &&
     tool !== null &&
-    typeof (tool as Partial<McpTool>).round === 'function' &&
+    typeof (tool as Partial<McpTool>).inputRound === 'function' &&
     typeof (tool as Partial<McpTool>).execute === 'function'
   );
 }
@@ -192,4 +215,10 @@ async function runWithoutClient<TArgs>(
     code: 'input_unavailable',
     message: `${name} needs input from an MCP client (${wanted || 'another round'}), and none can be asked here; serve it with createMcpServer.`,
   });
+}
+
+function hookOf<TSchema extends ToolInputSchema, TArgs>(
+  definition: McpToolDefinition<TSchema, TArgs> | RoundDefinition<TSchema, TArgs>,
+): InputRoundHook<TArgs, unknown> | undefined {
+  return 'inputRound' in definition ? definition.inputRound : definition.round;
 }

@@ -79,7 +79,7 @@ function innerContext(
     ...context,
     requestState,
     inputResponses,
-    round: context.round - 1,
+    round: context.inputRound - 1,
     response: (key) => (fresh ? viewInputResponse(undefined) : context.response(key)),
     accepted: ((key: string, schema?: never) =>
       fresh ? undefined : context.accepted(key, schema as never)) as InputRoundContext['accepted'],

@@ -79,7 +79,7 @@ const cancelOrder = defineMcpTool({
   description: 'Cancels an order, asking why.',
   input_schema: z.object({ order: z.string() }),
   risk_level: 'destructive',
-  round: ({ order }, context) => {
+  inputRound: ({ order }, context) => {
     const reason = context.accepted('reason', z.object({ reason: z.string() }));
     if (reason === undefined) {
       return inputRequired(
@@ -273,7 +273,7 @@ describe('defineMcpTool', () => {
       name: 'instant',
       description: 'Needs nothing',
       input_schema: z.object({}),
-      round: () => complete('done'),
+      inputRound: () => complete('done'),
     });
     const [done] = await createExecutor({ tools: [instant] }).executeToolCalls([
       { id: 'call_1', name: 'instant', arguments: {} },
@@ -281,16 +281,35 @@ describe('defineMcpTool', () => {
     expect(done).toMatchObject({ success: true, output: 'done' });
   });
 
-  it('refuses a definition without a round hook or with a cache', () => {
+  it('still takes a hook named round (deprecated) as its inputRound, with context.round', async () => {
+    const legacy = defineMcpTool({
+      name: 'legacy',
+      description: 'Defined before inputRound',
+      input_schema: z.object({}),
+      round: (_args, context) => complete(`${context.round}/${context.inputRound}`),
+    });
+    expect(legacy.inputRound).toBe(legacy.round);
+    const [done] = await createExecutor({ tools: [legacy] }).executeToolCalls([
+      { id: 'call_1', name: 'legacy', arguments: {} },
+    ]);
+    expect(done).toMatchObject({ success: true, output: '1/1' });
+  });
+
+  it('refuses a definition without an input-round hook or with a cache', () => {
     expect(() =>
-      defineMcpTool({ name: 'x', description: '', input_schema: {}, round: undefined as never }),
+      defineMcpTool({
+        name: 'x',
+        description: '',
+        input_schema: {},
+        inputRound: undefined as never,
+      }),
     ).toThrow(McpAdapterError);
     expect(() =>
       defineMcpTool({
         name: 'x',
         description: '',
         input_schema: {},
-        round: () => complete(1),
+        inputRound: () => complete(1),
         ...({ cache_ttl_seconds: 5 } as object),
       }),
     ).toThrow(/cannot be cached/);

@@ -16,7 +16,7 @@ const chatty = defineMcpTool({
   name: 'chatty',
   description: 'Logs while it works.',
   input_schema: z.object({}),
-  round: async (_args, context) => {
+  inputRound: async (_args, context) => {
     await context.log('debug', 'too detailed');
     await context.log('info', { step: 'working' }, 'chatty');
     return complete('done');

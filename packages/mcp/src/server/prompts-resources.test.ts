@@ -17,7 +17,7 @@ const review = defineMcpPrompt({
   name: 'review',
   description: 'Asks which language, then builds the prompt.',
   arguments: [{ name: 'file', required: true }],
-  round: (args, context) => {
+  inputRound: (args, context) => {
     const answer = context.accepted('language');
     if (answer === undefined) {
       return inputRequired({
@@ -51,7 +51,7 @@ const secret = defineMcpResource({
   uri: 'vault://secret',
   name: 'secret',
   mimeType: 'text/plain',
-  round: (_args, context) => {
+  inputRound: (_args, context) => {
     const code = context.accepted('code');
     if (code?.code !== '1234') {
       return inputRequired({
@@ -167,6 +167,8 @@ describe('an unknown resource (SEP-2164)', () => {
 describe('definitions', () => {
   it('need a function', () => {
     expect(() => defineMcpPrompt({ name: 'empty' })).toThrow(McpAdapterError);
-    expect(() => defineMcpResource({ uri: 'x://y', name: 'y' })).toThrow(/read\(uri\) or a round/);
+    expect(() => defineMcpResource({ uri: 'x://y', name: 'y' })).toThrow(
+      /read\(uri\) or an inputRound/,
+    );
   });
 });

@@ -24,7 +24,7 @@ const weather = defineMcpTool({
   description: 'The weather in a city.',
   input_schema: z.object({ city: z.string() }),
   output_schema: z.object({ city: z.string(), celsius: z.number() }),
-  round: ({ city }) =>
+  inputRound: ({ city }) =>
     complete(city === 'Atlantis' ? { city, celsius: 'warm' } : { city, celsius: 21 }),
 });
 

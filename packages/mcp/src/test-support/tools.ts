@@ -19,7 +19,7 @@ export const greetTool = defineMcpTool({
   name: 'greet',
   description: 'Greets the user by name, asking for it first.',
   input_schema: { type: 'object', properties: {} },
-  round(_args, context) {
+  inputRound(_args, context) {
     const view = context.response('name');
     if (view.kind === 'elicitation' && view.action !== 'accept') {
       return complete(view.action === 'decline' ? 'No name, no greeting.' : 'Greeting cancelled.');
@@ -41,7 +41,7 @@ export const bookTool = defineMcpTool({
     properties: { party: { type: 'integer', minimum: 1 } },
     required: ['party'],
   },
-  round(args, context) {
+  inputRound(args, context) {
     const party = Number(args.party);
     const state = context.requestState as { date?: string } | undefined;
     if (state?.date === undefined) {
@@ -77,7 +77,7 @@ export const profileTool = defineMcpTool({
   name: 'profile',
   description: 'Asks for a name and a city in one round.',
   input_schema: { type: 'object', properties: {} },
-  round(_args, context) {
+  inputRound(_args, context) {
     const name = context.accepted('name');
     const city = context.accepted('city');
     if (name === undefined || city === undefined) {
@@ -99,7 +99,7 @@ export const signInTool = defineMcpTool({
   name: 'sign_in',
   description: 'Sends the user to a sign-in page.',
   input_schema: { type: 'object', properties: {} },
-  round(_args, context) {
+  inputRound(_args, context) {
     const view = context.response('signin');
     if (view.kind === 'missing') {
       return inputRequired({
@@ -117,7 +117,7 @@ export const haikuTool = defineMcpTool({
   name: 'haiku',
   description: "Writes a haiku with the client's model.",
   input_schema: { type: 'object', properties: { topic: { type: 'string' } }, required: ['topic'] },
-  round(args, context) {
+  inputRound(args, context) {
     const view = context.response('poem');
     if (view.kind !== 'sampling') {
       return inputRequired({
@@ -142,7 +142,7 @@ export const rootsTool = defineMcpTool({
   name: 'list_roots',
   description: "Lists the client's roots.",
   input_schema: { type: 'object', properties: {} },
-  round(_args, context) {
+  inputRound(_args, context) {
     const view = context.response('roots');
     if (view.kind !== 'roots') return inputRequired({ roots: roots() });
     return complete(view.roots.map((root) => root.uri));
@@ -154,12 +154,12 @@ export const stepsTool = defineMcpTool({
   name: 'steps',
   description: 'Three rounds of progress.',
   input_schema: { type: 'object', properties: {} },
-  async round(_args, context) {
-    await context.progress(context.round, { total: 3, message: `step ${context.round}` });
-    if (context.round < 3) {
-      await context.progress(context.round - 0.5, { total: 3, message: 'step backwards' });
+  async inputRound(_args, context) {
+    await context.progress(context.inputRound, { total: 3, message: `step ${context.inputRound}` });
+    if (context.inputRound < 3) {
+      await context.progress(context.inputRound - 0.5, { total: 3, message: 'step backwards' });
       return inputRequired({
-        [`ok${context.round}`]: formElicitation(`Continue after step ${context.round}?`, {
+        [`ok${context.inputRound}`]: formElicitation(`Continue after step ${context.inputRound}?`, {
           type: 'object',
           properties: { ok: { type: 'boolean' } },
         }),
