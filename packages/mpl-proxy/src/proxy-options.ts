@@ -76,17 +76,17 @@ export interface RunningProxy {
   close(): Promise<void>;
 }
 
-/** The default port, as in the reference proxy and the tutorial. */
+/** The default port, as in the reference proxy and the tutorial. @internal */
 export const DEFAULT_PORT = 9443;
-/** The default body limit: 1 MiB. */
+/** The default body limit: 1 MiB. @internal */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** The default time to receive a request's headers: 10 s. */
+/** The default time to receive a request's headers: 10 s. @internal */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
-/** The default time to receive a whole request: 30 s. */
+/** The default time to receive a whole request: 30 s. @internal */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
-/** The default keep-alive idle time: 5 s. */
+/** The default keep-alive idle time: 5 s. @internal */
 export const DEFAULT_IDLE_TIMEOUT_MS = 5_000;
-/** The default limit of a request head: 16 KiB. */
+/** The default limit of a request head: 16 KiB. @internal */
 export const DEFAULT_MAX_HEADER_BYTES = 16 * 1024;
 
 /** The default data folder: `~/.mpl`. */

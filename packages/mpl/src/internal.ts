@@ -11,6 +11,7 @@ export {
   SEM_HASH_HEADER,
   STYPE_HEADER,
 } from './client/wire';
+export { readServerSentEvents, type ServerSentEvent } from './client/sse';
 export { createMplError, isMplErrorCode } from './errors';
 export {
   canonicalNumber,

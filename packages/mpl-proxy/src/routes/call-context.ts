@@ -3,7 +3,7 @@ import type { JsonValue } from '@mtpx/protocol';
 import type { ProxyMetrics } from '../proxy-metrics';
 import type { MessageHub } from './message-hub';
 
-/** What the `/call` route needs from the proxy. */
+/** What the `/call` route needs from the proxy. @internal */
 export interface CallRouteContext {
   engine: MplEngine;
   store: ProvenanceStore;

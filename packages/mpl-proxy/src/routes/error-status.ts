@@ -1,6 +1,6 @@
 import type { MplErrorCode } from '@mtpx/mpl';
 
-/** The HTTP status of each MPL error code. */
+/** The HTTP status of each MPL error code. @internal */
 export function statusOf(code: MplErrorCode): number {
   switch (code) {
     case 'E-INVALID-REQUEST':

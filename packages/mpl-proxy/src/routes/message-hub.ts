@@ -6,7 +6,7 @@ interface Subscriber {
   stypes: ReadonlySet<string> | undefined;
 }
 
-/** Streams accepted messages to subscribed sessions as Server-Sent Events (`GET /messages`). */
+/** Streams accepted messages to subscribed sessions as Server-Sent Events (`GET /messages`). @internal */
 export class MessageHub {
   readonly #subscribers = new Set<Subscriber>();
   #heartbeat: NodeJS.Timeout | undefined;

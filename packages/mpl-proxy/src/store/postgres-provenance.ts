@@ -1,6 +1,6 @@
 import { type HashAlgorithm, InternalError, type ProvenanceStore } from '@mtpx/mpl';
 
-/** True for a `postgres://` or `postgresql://` URL: a provenance store in PostgreSQL. */
+/** True for a `postgres://` or `postgresql://` URL: a provenance store in PostgreSQL. @internal */
 export function isPostgresUrl(location: string): boolean {
   return /^postgres(ql)?:\/\//i.test(location);
 }

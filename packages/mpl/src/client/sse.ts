@@ -1,4 +1,4 @@
-/** One Server-Sent Event. */
+/** One Server-Sent Event. @internal */
 export interface ServerSentEvent {
   event: string;
   data: string;
@@ -7,6 +7,8 @@ export interface ServerSentEvent {
 /**
  * Reads Server-Sent Events from a byte stream (the WHATWG format: `event:` and `data:`
  * lines, a blank line ends an event, `:` lines are comments).
+ *
+ * @internal
  */
 export async function* readServerSentEvents(
   body: ReadableStream<Uint8Array>,
