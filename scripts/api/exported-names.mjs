@@ -38,7 +38,8 @@ function collect(file, names, visited) {
         if (target === undefined) throw new Error(`${file}: cannot follow export * from '${from}'`);
         const inner = new Set();
         collect(target, inner, visited);
-        for (const name of inner) names.add(typeOnly && !name.startsWith('type ') ? `type ${name}` : name);
+        for (const name of inner)
+          names.add(typeOnly && !name.startsWith('type ') ? `type ${name}` : name);
       } else if (ts.isNamespaceExport(clause)) {
         names.add(`* as ${clause.name.text}`);
       } else {
@@ -78,7 +79,10 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
   const { readdirSync } = await import('node:fs');
   const dirs = process.argv.slice(2);
-  const packages = dirs.length > 0 ? dirs : readdirSync(resolve(root, 'packages')).map((name) => `packages/${name}`);
+  const packages =
+    dirs.length > 0
+      ? dirs
+      : readdirSync(resolve(root, 'packages')).map((name) => `packages/${name}`);
   let publicTotal = 0;
   for (const dir of packages) {
     const manifest = JSON.parse(readFileSync(resolve(root, dir, 'package.json'), 'utf8'));
@@ -86,11 +90,17 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
     for (const [subpath, target] of Object.entries(manifest.exports ?? {})) {
       if (subpath === './package.json') continue;
       const built = typeof target === 'string' ? target : target.import;
-      const sourceFile = resolve(root, dir, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'));
+      const sourceFile = resolve(
+        root,
+        dir,
+        built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts'),
+      );
       const count = exportedNames(sourceFile).length;
       const internal = subpath === './internal';
       if (!internal) publicTotal += count;
-      console.log(`${manifest.name}${subpath === '.' ? '' : subpath.slice(1)}\t${count}${internal ? '\t(internal)' : ''}`);
+      console.log(
+        `${manifest.name}${subpath === '.' ? '' : subpath.slice(1)}\t${count}${internal ? '\t(internal)' : ''}`,
+      );
     }
   }
   console.log(`public total\t${publicTotal}`);

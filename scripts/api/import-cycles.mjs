@@ -22,7 +22,13 @@ function sources(dir) {
 
 function resolveLocal(from, specifier) {
   const base = resolve(dirname(from), specifier);
-  const candidates = [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts')];
+  const candidates = [
+    base,
+    `${base}.ts`,
+    `${base}.tsx`,
+    join(base, 'index.ts'),
+    base.replace(/\.js$/, '.ts'),
+  ];
   return candidates.find((candidate) => /\.tsx?$/.test(candidate) && existsSync(candidate));
 }
 

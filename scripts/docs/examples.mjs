@@ -27,7 +27,8 @@ export function sourceFiles(base = join(root, 'packages')) {
       if (name === 'node_modules' || name === 'dist' || name === '__fixtures__') continue;
       const path = join(dir, name);
       if (statSync(path).isDirectory()) walk(path);
-      else if (/\.tsx?$/.test(name) && !/\.(test|test-d|examples)\.tsx?$/.test(name)) files.push(path);
+      else if (/\.tsx?$/.test(name) && !/\.(test|test-d|examples)\.tsx?$/.test(name))
+        files.push(path);
     }
   };
   for (const name of readdirSync(base)) {
@@ -59,7 +60,9 @@ export function regionsOf(text) {
 }
 
 function dedent(lines) {
-  const indents = lines.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)[0].length);
+  const indents = lines
+    .filter((line) => line.trim() !== '')
+    .map((line) => /^ */.exec(line)[0].length);
   const cut = indents.length === 0 ? 0 : Math.min(...indents);
   return lines.map((line) => line.slice(cut).trimEnd());
 }
@@ -84,7 +87,9 @@ export function examplesOf(text) {
     const start = index + 1;
     let end = start;
     while (end < lines.length && !/^\s*\*\s?```\s*$/.test(lines[end])) end++;
-    const body = lines.slice(start, end).map((bodyLine) => bodyLine.replace(/^\s*\*( |$)/, '').trimEnd());
+    const body = lines
+      .slice(start, end)
+      .map((bodyLine) => bodyLine.replace(/^\s*\*( |$)/, '').trimEnd());
     examples.push({ line: index + 1, prefix: open[1], source, body, start, end });
     index = end;
     inExample = false;
@@ -122,10 +127,16 @@ export function checkExamples({ write = false, files = sourceFiles() } = {}) {
       if (body.join('\n') === example.body.join('\n')) continue;
       if (write) {
         const prefix = example.prefix.replace(/\s$/, '');
-        lines.splice(example.start, example.end - example.start, ...body.map((line) => (line === '' ? prefix : `${prefix} ${line}`)));
+        lines.splice(
+          example.start,
+          example.end - example.start,
+          ...body.map((line) => (line === '' ? prefix : `${prefix} ${line}`)),
+        );
         changed = true;
       } else {
-        problems.push(`${where}: the example differs from ${example.source} (run node scripts/docs/examples.mjs --write)`);
+        problems.push(
+          `${where}: the example differs from ${example.source} (run node scripts/docs/examples.mjs --write)`,
+        );
       }
     }
     if (changed) writeFileSync(file, lines.join('\n'));
@@ -137,7 +148,9 @@ if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(
   const problems = checkExamples({ write: process.argv.includes('--write') });
   for (const problem of problems) console.error(problem);
   if (problems.length > 0) {
-    console.error(`${problems.length} TSDoc example(s) not backed by a type-checked *.examples.ts region.`);
+    console.error(
+      `${problems.length} TSDoc example(s) not backed by a type-checked *.examples.ts region.`,
+    );
     process.exit(1);
   }
   console.log('Every TSDoc example shows a type-checked region.');

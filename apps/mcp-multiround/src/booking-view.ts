@@ -1,4 +1,5 @@
-import { type AgentEvent, unknownEvent } from '@mtpx/agent';
+import type { AgentEvent } from '@mtpx/agent';
+import { unknownEvent } from '@mtpx/agent/run-view';
 import type { Terminal } from '@mtpx/example-kit';
 import type { JsonValue } from '@mtpx/protocol';
 import { compactJson, type TrafficEvent } from './protocol-traffic';

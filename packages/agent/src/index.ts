@@ -46,26 +46,6 @@ export {
   specWithReferences,
 } from './run/reference-schema';
 export type { RoundReasoning, RunOutput, StopReason } from './run/run-output';
-export {
-  type CallEdge,
-  type CallEvent,
-  type CallPhase,
-  type CallView,
-  type CallViewStatus,
-  callViewOf,
-  createRunView,
-  type RoundSegment,
-  type RoundView,
-  type RunView,
-  type RunViewEvent,
-  type RunViewStatus,
-  reduceRunView,
-  resolveKnownReferences,
-  runViewOf,
-  type ServerToolView,
-  type UnknownEvent,
-  unknownEvent,
-} from './run-view/index';
 export { InMemorySessionStore } from './session/in-memory-session-store';
 export {
   JsonFileSessionStore,

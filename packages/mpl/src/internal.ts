@@ -1,6 +1,8 @@
 // `@mtpx/mpl/internal`: what sibling packages (@mtpx/mpl-proxy, @mtpx/postgres,
 // @mtpx/inspector) and the apps need from @mtpx/mpl but users should not. Each symbol is
 // tagged `@internal` where it is declared.
+
+export { readServerSentEvents, type ServerSentEvent } from './client/sse';
 export {
   type CallProvenance,
   type CallRequestBody,
@@ -11,7 +13,6 @@ export {
   SEM_HASH_HEADER,
   STYPE_HEADER,
 } from './client/wire';
-export { readServerSentEvents, type ServerSentEvent } from './client/sse';
 export { createMplError, isMplErrorCode } from './errors';
 export {
   canonicalNumber,

@@ -1,17 +1,14 @@
+import type { AgentEvent, RoundFinishedEvent, RunFailedEvent, RunStartedEvent } from '@mtpx/agent';
 import {
-  type AgentEvent,
   type CallView,
   callViewOf,
   createRunView,
-  type RoundFinishedEvent,
-  type RunFailedEvent,
-  type RunStartedEvent,
   type RunView,
   type RunViewEvent,
   reduceRunView,
   type UnknownEvent,
   unknownEvent,
-} from '@mtpx/agent';
+} from '@mtpx/agent/run-view';
 import type { CallFinishedEvent, CallSkippedEvent } from '@mtpx/executor';
 import {
   type Context,

@@ -1,4 +1,5 @@
-import type { AgentEvent, RunViewEvent } from '@mtpx/agent';
+import type { AgentEvent } from '@mtpx/agent';
+import type { RunViewEvent } from '@mtpx/agent/run-view';
 import { type Context, type Tracer, trace } from '@opentelemetry/api';
 import { activeContext, RunTrace } from './run-trace';
 import { VERSION } from './version';

@@ -1,6 +1,6 @@
 import { close, closeSync, fsync, fsyncSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RunViewEvent } from '@mtpx/agent';
+import type { RunViewEvent } from '@mtpx/agent/run-view';
 import { InspectorError } from '../inspector-error';
 import { eventLine } from './event-json';
 import { RECORD_VERSION, type RunRecordHeader } from './recorded-event';

@@ -1,12 +1,12 @@
+import type { AgentEvent } from '@mtpx/agent';
 import {
-  type AgentEvent,
   type CallView,
   callViewOf,
   createRunView,
   type RunView,
   reduceRunView,
   unknownEvent,
-} from '@mtpx/agent';
+} from '@mtpx/agent/run-view';
 import type { JsonValue } from '@mtpx/protocol';
 import { formatSpan } from './durations';
 import { formatCall, formatMs, formatValue } from './format';
