@@ -18,6 +18,7 @@ export {
   type JsonPointerErrorCode,
   parseJsonPointer,
 } from './json-pointer';
+export { type JsonReplacement, replaceAt } from './json-rewrite';
 export { reasoningText, serverToolParts } from './provider-parts';
 export {
   isReference,

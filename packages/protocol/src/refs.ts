@@ -1,7 +1,8 @@
 import { MtpxError } from './errors';
 import { describeValue, type JsonValue, type SafeResult } from './json';
-import { cloneJson, setOwnProperty } from './json-bounds';
+import { cloneJson } from './json-bounds';
 import { evaluateJsonPointer, parseJsonPointer } from './json-pointer';
+import { replaceAt } from './json-rewrite';
 
 /**
  * A reference to another call's output, written in place of any argument value.
@@ -250,39 +251,16 @@ export function resolveReferences(
   // References never nest inside references, so each one is replaced at its own location.
   // Only the containers on the way to a reference are copied (arguments without references
   // are passed on as they are, too); outputs are copied so no call can change another's input.
-  const firstReference = references[0] as LocatedReference;
-  if (firstReference.segments.length === 0) {
-    return { ok: true, value: copyOutput(resolved[0] as JsonValue) };
-  }
-  type Container = Record<string | number, JsonValue>;
-  const copies = new WeakSet<object>();
-  const shallowCopy = (container: JsonValue): Container => {
-    const copied = (
-      Array.isArray(container) ? [...container] : { ...(container as object) }
-    ) as Container;
-    copies.add(copied);
-    return copied;
+  return {
+    ok: true,
+    value: replaceAt(
+      value,
+      references.map((reference, index) => ({
+        segments: reference.segments,
+        value: copyOutput(resolved[index] as JsonValue),
+      })),
+    ),
   };
-  const root = shallowCopy(value);
-  references.forEach((reference, index) => {
-    let parent = root;
-    const last = reference.segments.length - 1;
-    for (let depth = 0; depth < last; depth++) {
-      const key = reference.segments[depth] as string | number;
-      let child = parent[key] as Container;
-      if (!copies.has(child)) {
-        child = shallowCopy(child);
-        setOwnProperty(parent, key, child);
-      }
-      parent = child;
-    }
-    setOwnProperty(
-      parent,
-      reference.segments[last] as string | number,
-      copyOutput(resolved[index] as JsonValue),
-    );
-  });
-  return { ok: true, value: root };
 }
 
 /** Outputs are copied without recursion: a deep output cannot overflow the resolver. */

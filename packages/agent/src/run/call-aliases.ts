@@ -1,5 +1,5 @@
-import type { AssistantToolCall, JsonObject, JsonValue } from '@mtpx/protocol';
-import { scanReferences, setOwnProperty } from '@mtpx/protocol/internal';
+import type { AssistantToolCall, JsonObject } from '@mtpx/protocol';
+import { replaceAt, scanReferences } from '@mtpx/protocol/internal';
 
 /** `call_N`, N ≥ 1: the N-th call of the response. */
 const aliasPattern = /^call_([1-9][0-9]{0,8})$/;
@@ -77,7 +77,8 @@ export class ResponseAliases {
     if (rewrites.length === 0 && !dependsOnChanged) return { call, aliases };
 
     const rewritten: AssistantToolCall = { ...call };
-    if (rewrites.length > 0) rewritten.arguments = replaceAt(call.arguments, rewrites);
+    if (rewrites.length > 0)
+      rewritten.arguments = replaceAt(call.arguments, rewrites) as JsonObject;
     if (dependsOnChanged) rewritten.depends_on = rewrittenDependsOn;
     return { call: rewritten, aliases };
   }
@@ -91,42 +92,4 @@ export class ResponseAliases {
     if (position > index) return undefined;
     return this.#ids[position];
   }
-}
-
-/**
- * A copy of `value` with each location set to its new value. Only the containers on the
- * way to a rewritten reference are copied (shallowly, without recursion), so no depth of
- * arguments can overflow it; `__proto__` keys stay keys.
- */
-function replaceAt(
-  value: JsonObject,
-  rewrites: ReadonlyArray<{ segments: readonly (string | number)[]; value: JsonObject }>,
-): JsonObject {
-  const top = rewrites.find((rewrite) => rewrite.segments.length === 0);
-  if (top !== undefined) return top.value;
-  type Container = Record<string | number, JsonValue>;
-  const copies = new WeakSet<object>();
-  const shallowCopy = (container: JsonValue): Container => {
-    const copied = (
-      Array.isArray(container) ? [...container] : { ...(container as object) }
-    ) as Container;
-    copies.add(copied);
-    return copied;
-  };
-  const root = shallowCopy(value);
-  for (const rewrite of rewrites) {
-    let parent = root;
-    const last = rewrite.segments.length - 1;
-    for (let depth = 0; depth < last; depth++) {
-      const key = rewrite.segments[depth] as string | number;
-      let child = parent[key] as Container;
-      if (!copies.has(child)) {
-        child = shallowCopy(child);
-        setOwnProperty(parent, key, child);
-      }
-      parent = child;
-    }
-    setOwnProperty(parent, rewrite.segments[last] as string | number, rewrite.value);
-  }
-  return root as JsonObject;
 }
