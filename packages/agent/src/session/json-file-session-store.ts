@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { join } from 'node:path';
 import { safeParseJson } from '@mtpx/protocol';
 import { measureJson } from '@mtpx/protocol/internal';
 import { AgentError } from '../agent-error';
@@ -14,27 +12,16 @@ import {
   type SessionAccess,
   type SessionStore,
 } from './session';
+import { SessionFileLocks } from './session-file-lock';
+import {
+  isMissing,
+  nodeFileSystem,
+  ownerPid,
+  processAlive,
+  type SessionFileSystem,
+} from './session-file-system';
 
-/** The file operations a {@link JsonFileSessionStore} uses (replace them to test failures). */
-export interface SessionFileSystem {
-  /** The file's text; rejects with an error whose `code` is `ENOENT` when it does not exist. */
-  readFile(path: string): Promise<string>;
-  /** Writes a new file and flushes it to disk before resolving. */
-  writeFileDurably(path: string, text: string): Promise<void>;
-  /** Atomically replaces `to` with `from`. */
-  rename(from: string, to: string): Promise<void>;
-  /** Removes a file; resolves when there is none. */
-  remove(path: string): Promise<void>;
-  /** Creates a directory and its parents; resolves when it exists. */
-  makeDirectory(path: string): Promise<void>;
-  /** The names in a directory (for cleaning up leftovers); `[]` when it does not exist. */
-  list?(path: string): Promise<string[]>;
-  /**
-   * Creates a file only when none exists (rejecting with code `EEXIST` otherwise): the
-   * lock a save holds. Default: Node's `open(path, 'wx')`.
-   */
-  createExclusive?(path: string, text: string): Promise<void>;
-}
+export type { SessionFileSystem } from './session-file-system';
 
 /** Options of {@link JsonFileSessionStore}. */
 export interface JsonFileSessionStoreOptions {
@@ -42,76 +29,6 @@ export interface JsonFileSessionStoreOptions {
   directory: string;
   /** The file operations; default: Node's, with an fsync before each rename. */
   fileSystem?: SessionFileSystem;
-}
-
-const nodeFileSystem: SessionFileSystem = {
-  readFile: (path) => readFile(path, 'utf8'),
-  writeFileDurably: async (path, text) => {
-    const handle = await open(path, 'wx');
-    try {
-      await handle.writeFile(text, 'utf8');
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  },
-  rename: async (from, to) => {
-    await rename(from, to);
-    await syncDirectory(dirname(to));
-  },
-  remove: (path) => rm(path, { force: true }),
-  makeDirectory: async (path) => {
-    await mkdir(path, { recursive: true });
-  },
-  createExclusive: async (path, text) => {
-    const handle = await open(path, 'wx');
-    try {
-      await handle.writeFile(text, 'utf8');
-    } finally {
-      await handle.close();
-    }
-  },
-  list: (path) =>
-    readdir(path).catch((error: unknown) => {
-      if (isMissing(error)) return [];
-      throw error;
-    }),
-};
-
-/** True while a process with this id runs (on this machine). */
-function processAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code === 'EPERM';
-  }
-}
-
-/** The id of the process that wrote a leftover `<file>.<pid>.<random>.tmp` or held a lock. */
-function ownerPid(name: string): number {
-  const match = /\.(\d+)\.[0-9a-f]+\.(?:tmp|lock)$/.exec(name);
-  return match === null ? Number.NaN : Number(match[1]);
-}
-
-/** How long a save waits for another process's lock before failing. */
-const lockWaitMs = 10_000;
-/** A lock older than this is left over from a process that hung or died. */
-const staleLockMs = 30_000;
-
-/** Flushes a directory entry (the rename) to disk, where the platform allows it. */
-async function syncDirectory(directory: string): Promise<void> {
-  try {
-    const handle = await open(directory, 'r');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
-  } catch {
-    // Windows cannot open a directory; the rename itself is still atomic there.
-  }
 }
 
 /** Longest session id, in UTF-8 bytes (its file name must fit every file system). */
@@ -132,10 +49,6 @@ function fileNameOf(sessionId: string): string {
   }
   const name = /^[a-z0-9_-]+$/.test(sessionId) ? sessionId : `~${bytes.toString('hex')}`;
   return `${name}.json`;
-}
-
-function isMissing(error: unknown): boolean {
-  return (error as { code?: unknown } | null)?.code === 'ENOENT';
 }
 
 function storeFailed(action: string, sessionId: string, cause: unknown): AgentError {
@@ -166,6 +79,7 @@ export class JsonFileSessionStore implements SessionStore {
   /** The directory the files live in. */
   readonly directory: string;
   readonly #fileSystem: SessionFileSystem;
+  readonly #locks: SessionFileLocks;
   #opening: Promise<void> | undefined;
 
   constructor(options: JsonFileSessionStoreOptions) {
@@ -177,6 +91,7 @@ export class JsonFileSessionStore implements SessionStore {
     }
     this.directory = options.directory;
     this.#fileSystem = options.fileSystem ?? nodeFileSystem;
+    this.#locks = new SessionFileLocks(this.#fileSystem);
   }
 
   async get(sessionId: string, access?: SessionAccess): Promise<Session | undefined> {
@@ -204,7 +119,9 @@ export class JsonFileSessionStore implements SessionStore {
     const stored = { ...session, version: (session.version ?? 0) + 1 };
     const text = `${JSON.stringify(stored, null, 2)}\n`;
     await this.#opened();
-    const unlock = await this.#lock(path, session.session_id);
+    const unlock = await this.#locks.take(path, (cause) =>
+      storeFailed('lock', session.session_id, cause),
+    );
     try {
       checkSessionVersion(await this.#read(session.session_id), session);
       const temporary = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`;
@@ -220,52 +137,20 @@ export class JsonFileSessionStore implements SessionStore {
     }
   }
 
-  /** Takes the session's lock file (made exclusively), waiting for another holder. */
-  async #lock(path: string, sessionId: string): Promise<() => Promise<void>> {
-    const lock = `${path}.${process.pid}.${randomUUID().slice(0, 8)}.lock`;
-    const shared = `${path}.lock`;
-    const startedAt = Date.now();
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const createExclusive = this.#fileSystem.createExclusive ?? nodeFileSystem.createExclusive;
-        await createExclusive?.(shared, `${lock}\n${Date.now()}\n`);
-        return () => this.#fileSystem.remove(shared).catch(() => {});
-      } catch (error) {
-        if ((error as { code?: unknown } | null)?.code !== 'EEXIST') {
-          throw storeFailed('lock', sessionId, error);
-        }
-      }
-      if (await this.#staleLock(shared)) continue;
-      if (Date.now() - startedAt > lockWaitMs) {
-        throw storeFailed('lock', sessionId, new Error(`${shared} is held by another writer`));
-      }
-      await delay(Math.min(50, 2 + attempt * 2));
-    }
-  }
-
-  /** Removes a lock whose holder died or hung, and says so. */
-  async #staleLock(shared: string): Promise<boolean> {
-    const text = await this.#fileSystem.readFile(shared).catch(() => undefined);
-    if (text === undefined) return true; // released meanwhile
-    const [holder = '', takenAt = ''] = text.split('\n');
-    const pid = ownerPid(holder);
-    const age = Date.now() - Number(takenAt);
-    if ((Number.isFinite(pid) && !processAlive(pid)) || age > staleLockMs) {
-      await this.#fileSystem.remove(shared).catch(() => {});
-      return true;
-    }
-    return false;
-  }
-
   /**
-   * On first use: makes the directory, and removes the temporary files and locks that
-   * processes which no longer run left behind (a crash between write and rename).
+   * On first use: makes the directory, and removes the temporary files and the locks
+   * that processes which no longer run left behind (a crash between write and rename, or
+   * while holding a lock), and locks older than the stale limit.
    */
   #opened(): Promise<void> {
     this.#opening ??= (async () => {
       await this.#fileSystem.makeDirectory(this.directory);
       const names = (await this.#fileSystem.list?.(this.directory)) ?? [];
       for (const name of names) {
+        if (name.endsWith('.json.lock')) {
+          await this.#locks.clearIfStale(join(this.directory, name));
+          continue;
+        }
         if (!name.endsWith('.tmp')) continue;
         const pid = ownerPid(name);
         if (Number.isFinite(pid) && !processAlive(pid)) {
