@@ -77,7 +77,7 @@ export function toAnthropicConversation(
 /**
  * MTP tool specs as Messages API tools, under their wire names. With `strict`, tools are
  * marked `strict: true` in order while the request stays within Anthropic's limits
- * ({@link ANTHROPIC_STRICT_LIMITS}: 20 strict tools, 24 optional and 16 union-typed
+ * (Anthropic's strict limits: 20 strict tools, 24 optional and 16 union-typed
  * parameters across them) and each schema, its objects closed, fits the supported subset
  * (see {@link anthropicStrictSchemaIssues}); the others are sent as they are, without
  * `strict`, so the request is never refused for its schemas.

@@ -53,7 +53,7 @@ export interface AnthropicStrictCost {
  * documented rules — every object sets `additionalProperties: false`; only the supported
  * keywords (no numeric or length bounds, `minItems` only 0 or 1); `enum` of primitives;
  * local, non-recursive `$ref` — and what it spends of the request's limits
- * ({@link ANTHROPIC_STRICT_LIMITS}: 24 optional and 16 union-typed parameters in all).
+ * (Anthropic's strict limits: 24 optional and 16 union-typed parameters in all).
  *
  * @example
  * ```ts source="./strict-schemas.examples.ts#anthropicStrictSchemaIssues"
