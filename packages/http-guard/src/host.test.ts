@@ -16,12 +16,18 @@ describe('hostName', () => {
     expect(hostName(value)).toBe(name);
   });
 
-  it.each(['evil@localhost', 'a b', '[::1', 'localhost/x', 'host:99999x', ''])(
-    '%j is not a host',
-    (value) => {
-      expect(hostName(value)).toBeUndefined();
-    },
-  );
+  it.each([
+    'evil@localhost',
+    'a b',
+    '[::1',
+    'localhost/x',
+    'host:99999x',
+    'host:99999',
+    '127.0.0.1:80:80',
+    '',
+  ])('%j is not a host', (value) => {
+    expect(hostName(value)).toBeUndefined();
+  });
 });
 
 describe('hostAllowList', () => {

@@ -27,6 +27,8 @@ export function hostName(value: string): string | undefined {
   const match = hostHeaderSyntax.exec(lower);
   const name = match?.[1];
   if (name === undefined) return undefined;
+  // A port is 0–65535: `127.0.0.1:99999` names no address (and no URL can hold it).
+  if (match?.[2] !== undefined && match[2] !== '' && Number(match[2]) > 65_535) return undefined;
   if (!name.startsWith('[')) return name;
   try {
     // The URL parser writes an IPv6 literal in its one canonical form.

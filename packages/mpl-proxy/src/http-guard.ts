@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import {
   clientErrorRefusal,
@@ -75,14 +75,68 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
+/** The answers each connection still owes, with their requests. */
+const answersInFlight = new WeakMap<Socket, Map<ServerResponse, IncomingMessage>>();
+
+/**
+ * Counts `response` as owed on `socket` until it is written (or the connection closes), so
+ * a refusal of a later pipelined request waits for it ({@link answerClientError}).
+ */
+export function trackAnswer(
+  socket: Socket,
+  request: IncomingMessage,
+  response: ServerResponse,
+): void {
+  let owed = answersInFlight.get(socket);
+  if (owed === undefined) {
+    owed = new Map();
+    answersInFlight.set(socket, owed);
+  }
+  owed.set(response, request);
+  const done = () => owed.delete(response);
+  response.once('finish', done);
+  response.once('close', done);
+}
+
+/** Resolves once every answer owed for a request read in full is written (or dropped). */
+function owedAnswersWritten(socket: Socket): Promise<void> | undefined {
+  const owed = answersInFlight.get(socket);
+  if (owed === undefined) return undefined;
+  // A request still being read (its body stalled or malformed) is the one refused.
+  const pending = [...owed].filter(
+    ([response, request]) => request.complete && !response.writableFinished,
+  );
+  if (pending.length === 0) return undefined;
+  return Promise.all(
+    pending.map(
+      ([response]) =>
+        new Promise<void>((resolve) => {
+          response.once('finish', resolve);
+          response.once('close', resolve);
+        }),
+    ),
+  ).then(() => undefined);
+}
+
 /**
  * Answers a request Node's parser refused (malformed, header overflow, timeout) with an
- * MPL error body and closes the connection: never a silent hang, never a 500.
+ * MPL error body and closes the connection: never a silent hang, never a 500. The answers
+ * to the requests pipelined before it are written first, then the refusal.
  */
 export function answerClientError(error: NodeJS.ErrnoException, socket: Socket): void {
   const refusal = clientErrorRefusal(error.code);
-  if (refusal === undefined) socket.destroy();
-  else refuseConnection(socket, refusal.status, error.code);
+  if (refusal === undefined) {
+    socket.destroy();
+    return;
+  }
+  const refuse = () => refuseConnection(socket, refusal.status, error.code);
+  const written = owedAnswersWritten(socket);
+  if (written === undefined) refuse();
+  else {
+    // Nothing more is read from this connection; the refusal follows the owed answers.
+    socket.pause();
+    void written.then(refuse);
+  }
 }
 
 /**

@@ -51,8 +51,20 @@ export interface ProxyOptions {
   headersTimeoutMs?: number;
   /** Time to receive a whole request, body included (default 30 s; then 408). */
   requestTimeoutMs?: number;
-  /** How long an idle keep-alive connection stays open (default 5 s). */
+  /**
+   * How long an idle keep-alive connection stays open (default 5 s). It is advertised in
+   * `Keep-Alive: timeout=…`; the connection is closed no earlier than 1 s after that, so a
+   * client that trusts the hint never reuses a connection as it closes.
+   */
   idleTimeoutMs?: number;
+  /**
+   * Which HTTP/1.1 parser reads requests: `node` (default) is `node:http` alone; `fast` puts
+   * the proxy's own layer in front of it for the plain requests (`GET`/`POST`, one
+   * `Content-Length` body, …) and hands every other connection to `node:http`. Requests the
+   * `fast` layer serves do not reach the server's `'request'` event nor `node:http`'s
+   * diagnostics channels.
+   */
+  httpLayer?: 'node' | 'fast';
   /** Largest request head (request line and headers) accepted (default 16 KiB; then 431). */
   maxHeaderBytes?: number;
   /** Most simultaneous connections (default 1024); more are closed at once. */

@@ -16,7 +16,7 @@ import {
 } from '@mtpx/mpl';
 import { type Exchange, nodeExchange, sendError, sendJson } from './http/exchange';
 import { installHttpFront } from './http/http-front';
-import { answerClientError, createProxyGuard } from './http-guard';
+import { answerClientError, createProxyGuard, trackAnswer } from './http-guard';
 import { ProxyMetrics } from './proxy-metrics';
 import {
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -267,15 +267,19 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
       keepAliveTimeout: timeouts.idleTimeoutMs,
       connectionsCheckingInterval: timeouts.checkIntervalMs,
     },
-    (request, response) => void serve(nodeExchange(request, response)),
+    (request, response) => {
+      trackAnswer(request.socket, request, response);
+      void serve(nodeExchange(request, response));
+    },
   );
-  // The common, well-formed requests are read by the proxy's own HTTP layer; it hands every
-  // other connection to node:http above, at a request boundary.
-  installHttpFront(
-    server,
-    { ...timeouts, maxHeaderBytes, maxBodyBytes: context.maxBodyBytes },
-    serve,
-  );
+  // With `httpLayer: 'fast'`, the plain requests are read by the proxy's own HTTP layer; it
+  // hands every other connection to node:http above, at a request boundary.
+  if (options.httpLayer === 'fast')
+    installHttpFront(
+      server,
+      { ...timeouts, maxHeaderBytes, maxBodyBytes: context.maxBodyBytes },
+      serve,
+    );
   server.maxConnections = options.maxConnections ?? 1024;
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {

@@ -41,7 +41,10 @@ Options:
                              other Origins get 403 (default: none)
   --headers-timeout MS       time to receive a request's headers (default 10000)
   --request-timeout MS       time to receive a whole request (default 30000)
-  --idle-timeout MS          keep-alive idle time of a connection (default 5000)
+  --idle-timeout MS          keep-alive idle time of a connection (default 5000; the
+                             connection closes 1 s after the advertised time)
+  --http-layer node|fast     the HTTP/1.1 parser: node:http (default), or the proxy's
+                             own layer for plain requests in front of it
   --policy FILE              a policy file: SType allow / deny patterns, required
                              profiles, size and rate limits (E-POLICY-DENIED)
   --synchronous full|normal  SQLite durability: full (default) syncs each commit, so an

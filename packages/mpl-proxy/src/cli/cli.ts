@@ -52,6 +52,8 @@ function hardeningOptions(values: ParsedArguments['values']): Partial<ProxyOptio
   if (headersTimeoutMs !== undefined) options.headersTimeoutMs = headersTimeoutMs;
   if (requestTimeoutMs !== undefined) options.requestTimeoutMs = requestTimeoutMs;
   if (idleTimeoutMs !== undefined) options.idleTimeoutMs = idleTimeoutMs;
+  const httpLayer = oneOf(values['http-layer'], ['node', 'fast'] as const, '--http-layer');
+  if (httpLayer !== undefined) options.httpLayer = httpLayer;
   return options;
 }
 
@@ -73,6 +75,7 @@ async function serve(argv: string[]): Promise<number> {
     'headers-timeout': { type: 'string' },
     'request-timeout': { type: 'string' },
     'idle-timeout': { type: 'string' },
+    'http-layer': { type: 'string' },
     policy: { type: 'string' },
     synchronous: { type: 'string' },
   });

@@ -3,7 +3,14 @@ import type { Socket } from 'node:net';
 import { refuseConnection } from '../http-guard';
 import type { Exchange } from './exchange';
 import { type FrontAnswerer, FrontExchange } from './front-exchange';
-import { CR_LF_CR_LF, type Head, notAscii, parseHead, startsPlainRequest } from './http-head';
+import {
+  CR_LF_CR_LF,
+  type Head,
+  hasBareLineBreak,
+  notAscii,
+  parseHead,
+  startsPlainRequest,
+} from './http-head';
 
 /** The limits the front layer enforces: the same as the `node:http` server it sits before. */
 export interface HttpFrontOptions {
@@ -57,6 +64,9 @@ export function installHttpFront(server: Server, options: HttpFrontOptions, serv
   };
   server.once('close', () => front.stop());
 }
+
+/** How long after the advertised `Keep-Alive: timeout` an idle connection is closed. */
+export const KEEP_ALIVE_GRACE_MS = 1_000;
 
 enum Phase {
   /** Between requests (or before the first byte of the next). */
@@ -125,7 +135,9 @@ class HttpFront {
       const waited = now - connection.since;
       const phase = connection.phase;
       if (phase === Phase.Idle) {
-        if (waited >= idleTimeoutMs) connection.destroy();
+        // As node:http does: closed no earlier than 1 s after the advertised timeout, so a
+        // client reusing the connection just before the hint runs out is never cut off.
+        if (waited >= idleTimeoutMs + KEEP_ALIVE_GRACE_MS) connection.destroy();
       } else if (
         (phase === Phase.Head && waited >= headersTimeoutMs) ||
         (phase === Phase.Body && waited >= requestTimeoutMs)
@@ -195,7 +207,13 @@ class FrontConnection implements FrontAnswerer {
         this.#handOff();
         return;
       }
-      const end = bytes.indexOf(CR_LF_CR_LF, Math.max(0, this.#scanned - 3));
+      const from = Math.max(0, this.#scanned - 3);
+      const end = bytes.indexOf(CR_LF_CR_LF, from);
+      // A bare CR or LF: node:http refuses it at once (no waiting for a CR LF CR LF).
+      if (hasBareLineBreak(bytes, from, end === -1 ? bytes.length : end + 4)) {
+        this.#handOff();
+        return;
+      }
       if (end === -1) {
         this.#scanned = bytes.length;
         if (bytes.length > maxHeaderBytes) this.#handOff();

@@ -26,18 +26,32 @@ export const fieldValue = /^[\t\x20-\x7e\x80-\xff]*$/;
 export const notAscii = /[\u0080-\uffff]/;
 const digits = /^\d{1,15}$/;
 /** Fields whose presence needs `node:http`'s handling. */
-const handedFields = new Set(['transfer-encoding', 'expect', 'upgrade', 'http2-settings']);
+const handedFields = new Set([
+  'transfer-encoding',
+  'expect',
+  'upgrade',
+  'http2-settings',
+  'proxy-connection',
+]);
+/** More fields than this go to `node:http`, which keeps only the first ones it counts. */
+export const MAX_PLAIN_FIELDS = 1_000;
 
 /** Parses a head of the plain shape; `undefined` for anything else (`node:http` decides). */
 export function parseHead(text: string, maxBodyBytes: number): Head | undefined {
   const lines = text.split('\r\n');
   const line = requestLine.exec(lines[0] as string);
+  // (the request line's regex refuses a bare CR or LF in it)
   if (!line) return undefined;
   const target = line[2] as string;
   if (target.startsWith('/messages')) return undefined;
+  // A tab anywhere in a field (llhttp refuses some that a trim would accept), a bare CR or
+  // LF, or more fields than node:http keeps: node:http decides.
+  if (text.includes('\t')) return undefined;
+  if (lines.length - 1 > MAX_PLAIN_FIELDS) return undefined;
   const headers: IncomingHttpHeaders = {};
   for (let index = 1; index < lines.length; index++) {
     const field = lines[index] as string;
+    if (field.includes('\r') || field.includes('\n')) return undefined;
     const colon = field.indexOf(':');
     if (colon <= 0) return undefined;
     const name = field.slice(0, colon);
@@ -55,18 +69,34 @@ export function parseHead(text: string, maxBodyBytes: number): Head | undefined 
     contentLength = Number(declared);
     if (contentLength > maxBodyBytes) return undefined;
   }
-  let close = false;
+  // Without a Host, node:http's answer (and its handling of what follows) is the reference.
+  if (headers.host === undefined) return undefined;
+  // `Connection: close` goes to node:http too, which answers and then deals with any
+  // pipelined bytes after it: nothing is dropped here unanswered.
   const connection = headers.connection;
-  if (connection !== undefined) {
-    const option = connection.toLowerCase();
-    if (option === 'close') close = true;
-    else if (option !== 'keep-alive') return undefined;
-  }
-  return { method: line[1] as Head['method'], target, headers, contentLength, close };
+  if (connection !== undefined && connection.toLowerCase() !== 'keep-alive') return undefined;
+  return { method: line[1] as Head['method'], target, headers, contentLength, close: false };
 }
 
 function startsWith(bytes: Buffer, prefix: Buffer): boolean {
   return bytes.compare(prefix, 0, prefix.length, 0, prefix.length) === 0;
+}
+
+/**
+ * True when `bytes[from, to)` holds a line feed without a carriage return before it, or a
+ * carriage return followed by anything but a line feed (a CR last in the range is
+ * undecided: its next byte has not arrived).
+ */
+export function hasBareLineBreak(bytes: Buffer, from: number, to: number): boolean {
+  for (let index = bytes.indexOf(0x0a, from); index !== -1 && index < to; ) {
+    if (index === 0 || bytes[index - 1] !== 0x0d) return true;
+    index = bytes.indexOf(0x0a, index + 1);
+  }
+  for (let index = bytes.indexOf(0x0d, from); index !== -1 && index < to - 1; ) {
+    if (bytes[index + 1] !== 0x0a) return true;
+    index = bytes.indexOf(0x0d, index + 1);
+  }
+  return false;
 }
 
 /** True when `bytes` (five or more) can begin a plain request: `GET /` or `POST `. */

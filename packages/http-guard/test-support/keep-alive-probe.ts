@@ -1,0 +1,57 @@
+import { Agent, fetch } from 'undici';
+
+/** What {@link probeKeepAlive} saw. */
+export interface KeepAliveReport {
+  requests: number;
+  failures: string[];
+}
+
+/**
+ * Reuses keep-alive connections at idle times from 0.9× to 1.1× the server's advertised
+ * `Keep-Alive: timeout`, the way undici does when it trusts the hint completely
+ * (`keepAliveTimeoutThreshold: 0`): `clients` connections each send a first request, wait
+ * an idle time, and send again, `rounds` times. A server that closes a connection as the
+ * hint runs out makes some of these fail (`other side closed`).
+ */
+export async function probeKeepAlive(options: {
+  url: string;
+  init?: () => Parameters<typeof fetch>[1];
+  advertisedMs: number;
+  clients: number;
+  rounds: number;
+  /** Accepts an answer's status (default: any below 500). */
+  accept?: (status: number) => boolean;
+}): Promise<KeepAliveReport> {
+  const { url, advertisedMs, clients, rounds } = options;
+  const accept = options.accept ?? ((status: number) => status < 500);
+  const failures: string[] = [];
+  let requests = 0;
+  const client = async (index: number) => {
+    const agent = new Agent({ keepAliveTimeoutThreshold: 0, connections: 1 });
+    try {
+      const send = async () => {
+        requests += 1;
+        try {
+          const response = await fetch(url, { ...options.init?.(), dispatcher: agent });
+          await response.arrayBuffer();
+          if (!accept(response.status)) failures.push(`status ${response.status}`);
+        } catch (error) {
+          const cause = (error as { cause?: { message?: string } }).cause;
+          failures.push(cause?.message ?? String(error));
+        }
+      };
+      await send();
+      for (let round = 0; round < rounds; round++) {
+        // Spread over 0.9× … 1.1× the advertised time, differently for each client.
+        const step = (index * rounds + round) % 21;
+        const idle = advertisedMs * (0.9 + (0.2 * step) / 20);
+        await new Promise((resolve) => setTimeout(resolve, idle));
+        await send();
+      }
+    } finally {
+      await agent.close();
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, (_, index) => client(index)));
+  return { requests, failures };
+}
