@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { Agent, fetch } from 'undici';
 
 /** What {@link probeKeepAlive} saw. */
@@ -54,4 +55,37 @@ export async function probeKeepAlive(options: {
   };
   await Promise.all(Array.from({ length: clients }, (_, index) => client(index)));
   return { requests, failures };
+}
+
+/** What {@link idleClose} measured on one keep-alive connection. */
+export interface IdleClose {
+  /** The `Keep-Alive: timeout=` the answer advertised, in seconds (`undefined`: none). */
+  advertisedSeconds: number | undefined;
+  /** From the last byte of the answer to the server's close, in ms. */
+  closedAfterMs: number;
+}
+
+/**
+ * Sends one keep-alive request (`bytes`, without `Connection: close`) on a raw connection,
+ * reads the answer and waits for the server to close the idle connection. A busy machine
+ * only makes the close later, so a lower bound on `closedAfterMs` is a stable check.
+ */
+export function idleClose(port: number, bytes: Buffer): Promise<IdleClose> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    let answeredAt = 0;
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+      answeredAt = performance.now();
+    });
+    socket.on('error', reject);
+    socket.once('close', () => {
+      const match = /\r\nkeep-alive: *timeout=(\d+)/i.exec(text);
+      resolve({
+        advertisedSeconds: match ? Number(match[1]) : undefined,
+        closedAfterMs: performance.now() - answeredAt,
+      });
+    });
+  });
 }

@@ -48,10 +48,23 @@ export function toWebRequest(
   return web;
 }
 
+/**
+ * Hop-by-hop fields (RFC 9110 §7.6.1) describe this connection, which `node:http` manages: a
+ * handler's `Connection: keep-alive` must not override a client's `Connection: close`.
+ */
+const hopByHop = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+]);
+
 /** Writes a web-standard `Response` to a Node response, streaming its body (SSE included). */
 export async function writeWebResponse(web: Response, response: ServerResponse): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   web.headers.forEach((value, name) => {
+    if (hopByHop.has(name)) return;
     const existing = headers[name];
     if (existing === undefined) headers[name] = value;
     else headers[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];

@@ -27,6 +27,12 @@ export interface ServeMcpOptions extends McpHttpHandlerOptions {
    * server's names (a web app on another domain). Default: `allowedHosts`.
    */
   allowedOrigins?: string[];
+  /**
+   * How long an idle keep-alive connection waits for its next request, in milliseconds
+   * (default 5 s). It is advertised in `Keep-Alive: timeout=…`, and the connection is closed
+   * 1 s after that, so a client that trusts the hint never reuses a closing connection.
+   */
+  keepAliveTimeoutMs?: number;
 }
 
 /** A running Streamable HTTP server. */
@@ -87,6 +93,8 @@ export async function serveMcp(
       .catch(() => nodeResponse.destroy());
   });
 
+  // node:http closes an idle connection 1 s after the timeout it advertises.
+  http.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5_000;
   await new Promise<void>((resolve, reject) => {
     http.once('error', (cause) =>
       reject(
