@@ -47,10 +47,20 @@ async function publishedPackages() {
   return packages;
 }
 
+/**
+ * Packs one package into a folder of its own (so packs can run side by side). Without its
+ * prepack script: `pnpm check:packages` has just built every package with one turbo run,
+ * and a prepack per package would run turbo again, once each (and two at once would
+ * restore the same dist/ files under each other). That `pnpm pack` alone builds what it
+ * ships is checked by .ci/newcomer.sh on a fresh clone; a tarball without its code fails
+ * here (missingCode).
+ */
 async function pack(directory, destination) {
-  const before = new Set(await readdir(destination));
-  await run('pnpm', ['pack', '--pack-destination', destination], { cwd: directory });
-  const created = (await readdir(destination)).find((file) => !before.has(file));
+  await mkdir(destination, { recursive: true });
+  await run('pnpm', ['pack', '--ignore-scripts', '--pack-destination', destination], {
+    cwd: directory,
+  });
+  const created = (await readdir(destination)).find((file) => file.endsWith('.tgz'));
   if (!created) throw new Error(`pnpm pack made no tarball in ${directory}`);
   return join(destination, created);
 }
@@ -74,6 +84,7 @@ function binNames(manifest) {
 async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
   const problems = [];
   const lines = [];
+  const started = Date.now();
   const { manifest } = packages.get(name);
 
   problems.push(...(await strayFiles(name, tarball)));
@@ -106,6 +117,9 @@ async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
         '--no-audit',
         '--no-fund',
         '--loglevel=error',
+        // Registry metadata from npm's cache when it has it: the peers are the same for
+        // every consumer, so one revalidation each would be 11 round trips for nothing.
+        '--prefer-offline',
         ...[...internal].map((dependency) => tarballs.get(dependency)),
         ...peers,
       ],
@@ -116,6 +130,7 @@ async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
     return { lines, problems };
   }
   problems.push(...(await registryCopies(project, new Set(packages.keys()))));
+  lines.push(`  installed in ${seconds(started)} s`);
 
   const entries = Object.keys(packed.exports ?? { '.': null }).filter(
     (entry) => entry !== './package.json',
@@ -157,6 +172,7 @@ async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
   const imported = await importedPackages(installed);
   problems.push(...undeclaredImports(packed, imported));
   problems.push(...(await missingTypes(project, packed, imported.declarations)));
+  lines.push(`  checked in ${seconds(started)} s`);
   return { lines, problems };
 }
 
@@ -200,6 +216,8 @@ const CANARY_FAULTS = [
   ['the undeclared import scan (declarations)', /^dist declarations import "zod", which package/],
 ];
 
+const seconds = (since) => ((Date.now() - since) / 1000).toFixed(1);
+
 async function pool(tasks, size) {
   const results = new Array(tasks.length);
   let next = 0;
@@ -219,9 +237,19 @@ async function main() {
   await mkdir(tarballDirectory);
   try {
     const packages = await publishedPackages();
-    const tarballs = new Map();
-    for (const [name, { directory }] of packages)
-      tarballs.set(name, await pack(directory, tarballDirectory));
+    const packStarted = Date.now();
+    // Two packs at a time: each is mostly waiting on pnpm's start-up and on gzip.
+    const entries = [...packages];
+    const packed = await pool(
+      entries.map(
+        ([name, { directory }]) =>
+          () =>
+            pack(directory, join(tarballDirectory, name.replace(/[@/]/g, '_'))),
+      ),
+      2,
+    );
+    const tarballs = new Map(entries.map(([name], index) => [name, packed[index]]));
+    console.log(`packed ${entries.length} packages in ${seconds(packStarted)} s`);
 
     const canary = await packCanary(workspace, tarballDirectory);
     const canaryPackages = new Map([[canary.name, { manifest: canary.manifest }]]);
@@ -246,6 +274,7 @@ async function main() {
       `ok  canary: every detector caught its fault (${CANARY_FAULTS.length} of ${CANARY_FAULTS.length})`,
     );
 
+    const checkStarted = Date.now();
     const names = [...packages.keys()].filter((name) => only.length === 0 || only.includes(name));
     const reports = await pool(
       names.map(
@@ -254,6 +283,7 @@ async function main() {
       ),
       Math.max(1, Math.min(4, availableParallelism())),
     );
+    console.log(`checked ${names.length} packages in ${seconds(checkStarted)} s`);
     const failures = [];
     names.forEach((name, index) => {
       const { lines, problems } = reports[index];
