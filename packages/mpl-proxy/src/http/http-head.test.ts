@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseHead, startsPlainRequest } from './http-head';
+import { hasBareLineBreak, parseHead, startsPlainRequest } from './http-head';
 
 const head = (...lines: string[]) => lines.join('\r\n');
 const limit = 1024;
@@ -27,10 +27,9 @@ describe('parseHead', () => {
       contentLength: 12,
       close: false,
     });
-    expect(parseHead(head('GET /health HTTP/1.1', 'Connection: Close'), limit)).toMatchObject({
-      contentLength: 0,
-      close: true,
-    });
+    expect(
+      parseHead(head('GET /health HTTP/1.1', 'Host: x', 'Connection: Keep-Alive'), limit),
+    ).toMatchObject({ contentLength: 0, close: false });
   });
 
   it.each([
@@ -49,8 +48,34 @@ describe('parseHead', () => {
     ['a control character in a value', head('GET /health HTTP/1.1', 'X-A: a\u0001b')],
     ['a Content-Length that is not digits', head('POST /call HTTP/1.1', 'Content-Length: 1e3')],
     ['a body over the limit', head('POST /call HTTP/1.1', `Content-Length: ${limit + 1}`)],
+    // Issue 23: heads this layer once read differently from node:http.
+    ['Connection: close', head('GET /health HTTP/1.1', 'Host: x', 'Connection: close')],
+    ['Proxy-Connection', head('GET /health HTTP/1.1', 'Host: x', 'Proxy-Connection: close')],
+    ['a tab after a value', head('POST /call HTTP/1.1', 'Host: x', 'Content-Length: 2\t')],
+    ['a tab inside a value', head('GET /health HTTP/1.1', 'Host: x', 'X-A: a\tb')],
+    ['no Host', head('GET /health HTTP/1.1', 'X-A: 1')],
+    ['a bare CR in a value', head('GET /health HTTP/1.1', 'Host: x', 'X-A: a\rb')],
+    ['a bare LF in a value', head('GET /health HTTP/1.1', 'Host: x', 'X-A: a\nb')],
+    [
+      'more than 1,000 fields',
+      head(
+        'GET /health HTTP/1.1',
+        'Host: x',
+        ...Array.from({ length: 1_000 }, (_, index) => `X-F${index}: ${index}`),
+      ),
+    ],
   ])('leaves %s to node:http', (_name, text) => {
     expect(parseHead(text, limit)).toBeUndefined();
+  });
+});
+
+describe('hasBareLineBreak', () => {
+  it('finds a LF without CR and a CR without LF; a CR last in the range is undecided', () => {
+    const bytes = (text: string) => Buffer.from(text, 'latin1');
+    expect(hasBareLineBreak(bytes('GET / HTTP/1.1\r\nHost: x\r\n\r\n'), 0, 30)).toBe(false);
+    expect(hasBareLineBreak(bytes('GET / HTTP/1.1\nHost: x'), 0, 22)).toBe(true);
+    expect(hasBareLineBreak(bytes('GET / HTTP/1.1\rHost: x'), 0, 22)).toBe(true);
+    expect(hasBareLineBreak(bytes('GET / HTTP/1.1\r'), 0, 15)).toBe(false);
   });
 });
 
