@@ -16,7 +16,7 @@ export const staleLockMs = 30_000;
 type Judgement = 'missing' | 'held' | 'stale';
 
 /**
- * The lock files of a {@link JsonFileSessionStore}: `<session>.json.lock`, whose text is the
+ * The lock files of a `JsonFileSessionStore`: `<session>.json.lock`, whose text is the
  * holder's token (`<session>.json.<pid>.<random>.lock`) and the time it was taken.
  *
  * - Taken with an exclusive create that publishes the text with the file (see

@@ -1,7 +1,7 @@
 import { link, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 
-/** The file operations a {@link JsonFileSessionStore} uses (replace them to test failures). */
+/** The file operations a `JsonFileSessionStore` uses (replace them to test failures). */
 export interface SessionFileSystem {
   /** The file's text; rejects with an error whose `code` is `ENOENT` when it does not exist. */
   readFile(path: string): Promise<string>;
