@@ -22,6 +22,11 @@ export async function probeKeepAlive(options: {
   rounds: number;
   /** Accepts an answer's status (default: any below 500). */
   accept?: (status: number) => boolean;
+  /**
+   * Keep this process's event loop busy meanwhile (20 ms of work every 50 ms), so the
+   * client's timers and reads run late, as on a loaded machine.
+   */
+  busy?: boolean;
 }): Promise<KeepAliveReport> {
   const { url, advertisedMs, clients, rounds } = options;
   const accept = options.accept ?? ((status: number) => status < 500);
@@ -53,7 +58,17 @@ export async function probeKeepAlive(options: {
       await agent.close();
     }
   };
-  await Promise.all(Array.from({ length: clients }, (_, index) => client(index)));
+  const busy = options.busy
+    ? setInterval(() => {
+        const until = performance.now() + 20;
+        while (performance.now() < until);
+      }, 50)
+    : undefined;
+  try {
+    await Promise.all(Array.from({ length: clients }, (_, index) => client(index)));
+  } finally {
+    clearInterval(busy);
+  }
   return { requests, failures };
 }
 

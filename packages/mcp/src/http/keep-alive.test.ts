@@ -34,22 +34,26 @@ describe('serveMcp keep-alive', () => {
     expect(closedAfterMs).toBeGreaterThanOrEqual(1_950);
   });
 
-  it('serves every request reused at 0.9× to 1.1× of the advertised timeout', async () => {
-    const report = await probeKeepAlive({
-      url: http.url.href,
-      init: () => ({
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-        },
-        body: ping,
-      }),
-      advertisedMs: 1_000,
-      clients: 40,
-      rounds: 3,
-    });
-    expect(report.requests).toBe(160);
-    expect(report.failures).toEqual([]);
-  });
+  it.each([false, true])(
+    'serves every request reused at 0.9× to 1.1× of the advertised timeout (client loop busy: %s)',
+    async (busy) => {
+      const report = await probeKeepAlive({
+        url: http.url.href,
+        init: () => ({
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+          },
+          body: ping,
+        }),
+        advertisedMs: 1_000,
+        clients: 40,
+        rounds: 3,
+        busy,
+      });
+      expect(report.requests).toBe(160);
+      expect(report.failures).toEqual([]);
+    },
+  );
 });
