@@ -105,6 +105,27 @@ describe('serveMcp and requests that make no web Request', () => {
     ],
     ['the * target', (host: string) => `OPTIONS * HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 405],
     ['a Host with userinfo', () => `GET /mcp HTTP/1.1\r\nHost: evil@localhost\r\n\r\n`, 400],
+    // Issue 23: each of these once ended the process.
+    // (llhttp does not know TRACK: node:http's parser refuses it.)
+    ['TRACK', (host: string) => `TRACK /mcp HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 400],
+    ['the * target with GET', (host: string) => `GET * HTTP/1.1\r\nHost: ${host}\r\n\r\n`, 404],
+    [
+      'an absolute-form target to the endpoint',
+      (host: string) => `DELETE http://${host}/mcp HTTP/1.1\r\nHost: ${host}\r\n\r\n`,
+      400,
+    ],
+    [
+      'a Host with a second name after a space',
+      (host: string) => `GET /mcp HTTP/1.1\r\nHost: ${host} evil.example\r\n\r\n`,
+      400,
+    ],
+    [
+      'a Host with a second name after a comma',
+      (host: string) => `GET /mcp HTTP/1.1\r\nHost: ${host}, evil.example\r\n\r\n`,
+      400,
+    ],
+    ['a Host with port 99999', () => `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:99999\r\n\r\n`, 400],
+    ['a Host with two ports', () => `GET /mcp HTTP/1.1\r\nHost: 127.0.0.1:80:80\r\n\r\n`, 400],
     ['a Host with a bad port', () => `GET /mcp HTTP/1.1\r\nHost: localhost:http\r\n\r\n`, 400],
     ['an unclosed IPv6 Host', () => `GET /mcp HTTP/1.1\r\nHost: [::1\r\n\r\n`, 400],
     ['no Host', () => `GET /mcp HTTP/1.0\r\n\r\n`, 400],
