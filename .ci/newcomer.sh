@@ -43,13 +43,21 @@ has() { grep -qF -- "$1" "$2"; }
 # No pnpm noise beyond its one `[ELIFECYCLE]` line, which pnpm 12 always prints for a failed script.
 quiet_pnpm() { ! grep -qE 'ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL|pnpm recursive run' "$err"; }
 
-git clone --quiet "$repo" "$clone" || exit 1
-
-run install pnpm install --frozen-lockfile --offline
-if [ "$code" -eq 0 ]; then ok "pnpm install"; else
-  fail "pnpm install"
-  show
-  exit 1
+if [ -n "${MTPX_FRESH_CLONE:-}" ]; then
+  # Cloned and installed once by .ci/fresh-clone.sh (the release dry run uses it after us).
+  clone="$MTPX_FRESH_CLONE"
+  if [ -f "$clone/.installed" ]; then ok "pnpm install (fresh clone, .ci/fresh-clone.sh)"; else
+    fail "pnpm install on the fresh clone ($clone): see the fresh-clone step"
+    exit 1
+  fi
+else
+  git clone --quiet "$repo" "$clone" || exit 1
+  run install pnpm install --frozen-lockfile --offline
+  if [ "$code" -eq 0 ]; then ok "pnpm install"; else
+    fail "pnpm install"
+    show
+    exit 1
+  fi
 fi
 
 # 1. The Quick start's demo.
@@ -86,7 +94,29 @@ fi
 for manifest in "$clone"/packages/*/package.json; do
   name="$(node -p "require('$manifest').name")"
   for script in $(node -p "Object.keys(require('$manifest').scripts).filter((s) => s.startsWith('example:')).join(' ')"); do
-    run "$name $script" pnpm --filter "$name" run "$script"
+    if [[ "$script" == *-server ]]; then
+      # A server example runs until stopped: it must be up (print its URL) within the time.
+      echo "::: newcomer: $name $script (a server: up once it prints its URL, then stopped)"
+      (cd "$clone" && exec setsid pnpm --filter "$name" run "$script") >"$out" 2>"$err" &
+      server=$!
+      up=0
+      for _ in $(seq 240); do
+        if grep -q 'http://127.0.0.1:' "$out" "$err"; then up=1; break; fi
+        kill -0 "$server" 2>/dev/null || break
+        sleep 0.5
+      done
+      kill -- -"$server" 2>/dev/null
+      wait "$server" 2>/dev/null
+      code=$up
+      if [ "$up" -eq 1 ]; then
+        ok "pnpm --filter $name run $script serves"
+      else
+        fail "pnpm --filter $name run $script (a server: it should print its URL and keep serving)"
+        show
+      fi
+      continue
+    fi
+    run "$name $script" timeout 300 pnpm --filter "$name" run "$script"
     if [ "$code" -eq 0 ]; then ok "pnpm --filter $name run $script"; else
       fail "pnpm --filter $name run $script"
       show

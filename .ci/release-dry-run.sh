@@ -19,12 +19,21 @@ fail() {
   failures=$((failures + 1))
 }
 
-git clone --quiet "$repo" "$scratch" || exit 1
-cd "$scratch" || exit 1
-pnpm install --frozen-lockfile --offline >"$work/install.log" 2>&1 || {
-  cat "$work/install.log"
-  exit 1
-}
+if [ -n "${MTPX_FRESH_CLONE:-}" ]; then
+  # The clone .ci/fresh-clone.sh installed (and newcomer.sh used, without changing what is
+  # tracked): this step changes it, so it runs last.
+  scratch="$MTPX_FRESH_CLONE"
+  [ -f "$scratch/.installed" ] || { echo "the fresh clone ($scratch) is not installed"; exit 1; }
+  cd "$scratch" || exit 1
+  [ -z "$(git status --porcelain --untracked-files=no)" ] || { echo "the fresh clone has changes"; exit 1; }
+else
+  git clone --quiet "$repo" "$scratch" || exit 1
+  cd "$scratch" || exit 1
+  pnpm install --frozen-lockfile --offline >"$work/install.log" 2>&1 || {
+    cat "$work/install.log"
+    exit 1
+  }
+fi
 
 published() {
   for manifest in packages/*/package.json; do
