@@ -41,26 +41,5 @@ export async function sendRaw(
   return answer;
 }
 
-/**
- * A raw HTTP/1.1 request text with `Connection: close`, or with no `Connection` header
- * (keep-alive) when `keepAlive` is set. A `Content-Length` is added for a body unless the
- * headers frame it themselves.
- */
-export function rawRequest(
-  method: string,
-  target: string,
-  headers: Record<string, string>,
-  body: string | Buffer = '',
-  options: { keepAlive?: boolean } = {},
-): Buffer {
-  const lines = [`${method} ${target} HTTP/1.1`];
-  if (!options.keepAlive) lines.push('Connection: close');
-  for (const [name, value] of Object.entries(headers)) lines.push(`${name}: ${value}`);
-  const bodyBytes = typeof body === 'string' ? Buffer.from(body) : body;
-  if (
-    body.length > 0 &&
-    !Object.keys(headers).some((name) => /^(content-length|transfer-encoding)$/i.test(name))
-  )
-    lines.push(`Content-Length: ${bodyBytes.length}`);
-  return Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), bodyBytes]);
-}
+// The raw request text is the shared corpus's own (one builder for every server's tests).
+export { rawRequest } from '@mtpx/http-guard/test-support';
