@@ -7,9 +7,10 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 // turbo restores a cached package's report with its outputs, so the total matches this run.
+// `--continue`: a failing package never stops (and so hides) another package's tests.
 const turbo = spawnSync(
   join(root, 'node_modules', '.bin', 'turbo'),
-  ['run', 'test', ...process.argv.slice(2)],
+  ['run', 'test', '--continue', ...process.argv.slice(2)],
   {
     cwd: root,
     stdio: 'inherit',

@@ -76,30 +76,36 @@ export async function probeKeepAlive(options: {
 export interface IdleClose {
   /** The `Keep-Alive: timeout=` the answer advertised, in seconds (`undefined`: none). */
   advertisedSeconds: number | undefined;
-  /** From the last byte of the answer to the server's close, in ms. */
+  /**
+   * From the moment the request was sent to the server's close, in ms: the server's idle
+   * wait plus its answer time. Measured from the send, not from the answer's arrival, so a
+   * busy client (which reads the answer late) can only make it longer.
+   */
   closedAfterMs: number;
 }
 
 /**
  * Sends one keep-alive request (`bytes`, without `Connection: close`) on a raw connection,
  * reads the answer and waits for the server to close the idle connection. A busy machine
- * only makes the close later, so a lower bound on `closedAfterMs` is a stable check.
+ * only makes `closedAfterMs` longer, so a lower bound on it is a stable check.
  */
 export function idleClose(port: number, bytes: Buffer): Promise<IdleClose> {
   return new Promise((resolve, reject) => {
     let text = '';
-    let answeredAt = 0;
-    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let sentAt = 0;
+    const socket = connect(port, '127.0.0.1', () => {
+      sentAt = performance.now();
+      socket.write(bytes);
+    });
     socket.on('data', (chunk: Buffer) => {
       text += chunk.toString('latin1');
-      answeredAt = performance.now();
     });
     socket.on('error', reject);
     socket.once('close', () => {
       const match = /\r\nkeep-alive: *timeout=(\d+)/i.exec(text);
       resolve({
         advertisedSeconds: match ? Number(match[1]) : undefined,
-        closedAfterMs: performance.now() - answeredAt,
+        closedAfterMs: performance.now() - sentAt,
       });
     });
   });
