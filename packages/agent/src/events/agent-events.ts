@@ -118,27 +118,13 @@ export interface ToolCallReadyEvent extends AgentEventBase {
 /**
  * Safe eager dispatch held a call while the model is still streaming: its tool changes
  * things (`write` / `destructive`), or it depends on such a call. It starts (with
- * `call-released`, then the executor's `call-started`) once the response has finished
- * normally, and never runs otherwise.
+ * `call-released`, then `call-started`) once the response has finished normally, and never
+ * runs otherwise. The executor's `call-held`, stamped for the run (one definition).
  */
-export interface CallHeldEvent extends AgentEventBase {
-  type: 'call-held';
-  round: number;
-  callId: string;
-  toolName: string;
-  /** Why it waits, for people: `risk level write`, `depends on held call call_1`. */
-  reason: string;
-}
+export type CallHeldEvent = Extract<AgentExecutorEvent, { type: 'call-held' }>;
 
-/** A held call is handed to the executor: its response finished normally. */
-export interface CallReleasedEvent extends AgentEventBase {
-  type: 'call-released';
-  round: number;
-  callId: string;
-  toolName: string;
-  /** How long it was held, in milliseconds. */
-  heldMs: number;
-}
+/** A held call was released: its response finished normally. The executor's `call-released`, stamped for the run. */
+export type CallReleasedEvent = Extract<AgentExecutorEvent, { type: 'call-released' }>;
 
 /**
  * An executor event of one round, unchanged except for three fields: `runId` (always
@@ -219,8 +205,6 @@ export type AgentEvent =
   | ServerToolUsedEvent
   | ToolCallDeltaEvent
   | ToolCallReadyEvent
-  | CallHeldEvent
-  | CallReleasedEvent
   | AgentExecutorEvent
   | RoundFinishedEvent
   | RunFinishedEvent
