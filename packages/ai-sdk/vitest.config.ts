@@ -1,0 +1,3 @@
+import { packageVitestConfig } from '../../vitest.shared.ts';
+
+export default packageVitestConfig(import.meta.dirname);
