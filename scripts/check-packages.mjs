@@ -15,6 +15,7 @@
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { localPrebuilds } from './native-prebuilds.mjs';
 import {
   failureOutput,
   importedPackages,
@@ -81,7 +82,7 @@ function binNames(manifest) {
 }
 
 /** Every check for one packed package; resolves with its report lines and problems. */
-async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
+async function checkPackage({ name, tarball, packages, tarballs, workspace, env = {} }) {
   const problems = [];
   const lines = [];
   const started = Date.now();
@@ -123,7 +124,7 @@ async function checkPackage({ name, tarball, packages, tarballs, workspace }) {
         ...[...internal].map((dependency) => tarballs.get(dependency)),
         ...peers,
       ],
-      { cwd: project },
+      { cwd: project, env: { ...process.env, ...env } },
     );
   } catch (error) {
     problems.push(`npm install failed:\n${failureOutput(error)}`);
@@ -274,12 +275,26 @@ async function main() {
       `ok  canary: every detector caught its fault (${CANARY_FAULTS.length} of ${CANARY_FAULTS.length})`,
     );
 
+    const prebuilds = await localPrebuilds(
+      root,
+      join(workspace, 'prebuilds'),
+      'packages/mpl-proxy',
+    );
+    for (const note of prebuilds.notes) console.log(`native addon: ${note}`);
+
     const checkStarted = Date.now();
     const names = [...packages.keys()].filter((name) => only.length === 0 || only.includes(name));
     const reports = await pool(
       names.map(
         (name) => () =>
-          checkPackage({ name, tarball: tarballs.get(name), packages, tarballs, workspace }),
+          checkPackage({
+            name,
+            tarball: tarballs.get(name),
+            packages,
+            tarballs,
+            workspace,
+            env: prebuilds.env,
+          }),
       ),
       Math.max(1, Math.min(4, availableParallelism())),
     );
