@@ -44,6 +44,12 @@ export type FinishReason =
 export interface ProviderRequest {
   messages: readonly Message[];
   tools: readonly ToolSpec[];
+  /**
+   * Tools the model may find with the API's own tool search (only for a provider with
+   * {@link Provider.nativeToolSearch}): sent with `defer_loading`, their schemas reach the
+   * model only once its search finds them.
+   */
+  deferredTools?: readonly ToolSpec[];
   signal?: AbortSignal;
 }
 
@@ -108,6 +114,12 @@ export interface Provider {
    * lets its instructions carry the rule. Absent means false.
    */
   readonly strictTools?: boolean;
+  /**
+   * True when the API searches deferred tools itself (Anthropic's tool search tool, the
+   * Responses API's `tool_search`): the provider sends {@link ProviderRequest.deferredTools}
+   * with `defer_loading` and its search. Absent means false.
+   */
+  readonly nativeToolSearch?: boolean;
   /** One model call, answered whole. */
   generate(request: ProviderRequest): Promise<ProviderTurn>;
   /** One model call, streamed; the last event is `finish`, or the iterator throws. */
