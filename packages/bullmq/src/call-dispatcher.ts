@@ -1,9 +1,11 @@
 import type { ToolProgress } from '@mtpx/executor';
-import { isJsonObject } from '@mtpx/protocol';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { deadlineExceeded, jobLost, redisUnavailable, toProgress } from './dispatch-outcomes';
 import { RemoteToolError } from './errors';
+import { jobPresence } from './job-presence';
 import { bullConnection, ownClient, type ResolvedLocation } from './queue-names';
+import { stateProgress } from './remote-call-state';
 import { type CallJobData, type CallJobResult, parseJobResult } from './wire';
 
 /** How one call is dispatched. */
@@ -12,8 +14,18 @@ export interface DispatchOptions {
   attempts: number;
   /** Aborting it cancels the job: removed while waiting, signalled while running. */
   signal: AbortSignal;
-  /** Receives the worker's `reportProgress` calls. */
+  /** Receives the worker's `reportProgress` calls, and the call's remote state changes. */
   onProgress: (progress: ToolProgress) => void;
+  /** With no answer by then (queueing, every attempt, the way back), the call ends: `deadline_exceeded`. */
+  deadlineMs: number;
+}
+
+/** How the dispatcher keeps jobs and watches them. */
+export interface DispatcherSettings {
+  /** How long finished jobs (and cancellation marks) stay in Redis, in seconds. */
+  keepSeconds: number;
+  /** How often the jobs waited for are looked for in Redis (a lost one fails its call). */
+  lostCheckMs: number;
 }
 
 interface Waiter {
@@ -22,24 +34,47 @@ interface Waiter {
   progress(progress: ToolProgress): void;
 }
 
+/** One job waited for: its calls (usually one), what it was enqueued with, where it stands. */
+interface PendingJob {
+  readonly waiters: Set<Waiter>;
+  readonly data: CallJobData;
+  readonly attempts: number;
+  /** Bumped at each enqueue: a presence check acts only on the enqueue it looked at. */
+  epoch: number;
+  /** `queue.add` answered for this epoch: the job exists in Redis (or did). */
+  enqueued: boolean;
+  /** Presence checks in a row that found the job finished with its answer not yet here. */
+  finishedSeen: number;
+}
+
+interface Connected {
+  queue: Queue;
+  events: QueueEvents;
+  client: Redis;
+}
+
 /**
  * The orchestrator's end of one queue: adds a job per call and routes what comes back —
  * `completed`, `failed`, `progress`, `duplicated` — from one QueueEvents reader to the
  * calls waiting for it. The reader starts at the events stream's last entry as it was
- * before any job was added, so no answer can slip past it.
+ * before any job was added, so no answer can slip past it. Every call ends: with its
+ * answer, at its deadline, or — when its job vanished from Redis — as lost; the jobs waited
+ * for are looked for every `lostCheckMs` and at once when a lost connection returns.
  */
 export class CallDispatcher {
   readonly #location: ResolvedLocation;
-  readonly #keepSeconds: number;
-  readonly #waiters = new Map<string, Set<Waiter>>();
-  /** What each waited-for job was enqueued with (to enqueue it again after a cancellation). */
-  readonly #requests = new Map<string, { data: CallJobData; attempts: number }>();
-  #started: Promise<{ queue: Queue; events: QueueEvents; client: Redis }> | undefined;
+  readonly #settings: DispatcherSettings;
+  readonly #pending = new Map<string, PendingJob>();
+  #started: Promise<Connected> | undefined;
+  #connected: Connected | undefined;
+  #online = false;
+  #checking = false;
+  #watch: ReturnType<typeof setInterval> | undefined;
   #closed = false;
 
-  constructor(location: ResolvedLocation, keepSeconds: number) {
+  constructor(location: ResolvedLocation, settings: DispatcherSettings) {
     this.#location = location;
-    this.#keepSeconds = keepSeconds;
+    this.#settings = settings;
   }
 
   /** Connects (once); every dispatch awaits it. */
@@ -57,47 +92,85 @@ export class CallDispatcher {
     const { signal } = options;
     signal.throwIfAborted();
     return new Promise<CallJobResult>((resolve, reject) => {
+      const done = () => {
+        clearTimeout(deadline);
+        signal.removeEventListener('abort', onAbort);
+      };
       const onAbort = () => {
-        this.#forget(jobId, waiter);
-        this.cancel(jobId).catch(() => {}); // best effort: the run has moved on
+        done();
+        this.#leave(jobId, waiter);
         reject(signal.reason);
       };
       const waiter: Waiter = {
         resolve: (result) => {
-          signal.removeEventListener('abort', onAbort);
+          done();
           resolve(result);
         },
         reject: (error) => {
-          signal.removeEventListener('abort', onAbort);
+          done();
           reject(error);
         },
         progress: options.onProgress,
       };
-      let waiters = this.#waiters.get(jobId);
-      if (waiters === undefined) {
-        waiters = new Set();
-        this.#waiters.set(jobId, waiters);
-      }
-      waiters.add(waiter);
+      const deadline = setTimeout(() => {
+        done();
+        waiter.progress(stateProgress('deadline-exceeded', jobId));
+        this.#leave(jobId, waiter);
+        reject(deadlineExceeded(options.deadlineMs));
+      }, options.deadlineMs);
       signal.addEventListener('abort', onAbort, { once: true });
-      this.#requests.set(jobId, { data, attempts: options.attempts });
+      let pending = this.#pending.get(jobId);
+      if (pending !== undefined) {
+        pending.waiters.add(waiter); // the same call dispatched twice here: one job, one answer
+        return;
+      }
+      pending = {
+        waiters: new Set([waiter]),
+        data,
+        attempts: options.attempts,
+        epoch: 0,
+        enqueued: false,
+        finishedSeen: 0,
+      };
+      this.#pending.set(jobId, pending);
       this.#enqueue(queue, jobId);
     });
   }
 
   #enqueue(queue: Queue, jobId: string): void {
-    const request = this.#requests.get(jobId);
-    if (request === undefined) return;
-    const keep = { age: this.#keepSeconds };
+    const pending = this.#pending.get(jobId);
+    if (pending === undefined) return;
+    pending.epoch += 1;
+    pending.enqueued = false;
+    pending.finishedSeen = 0;
+    const epoch = pending.epoch;
+    const keep = { age: this.#settings.keepSeconds };
     queue
-      .add(request.data.tool, request.data, {
+      .add(pending.data.tool, pending.data, {
         jobId,
-        attempts: request.attempts,
+        attempts: pending.attempts,
         backoff: { type: 'mtpx' },
         removeOnComplete: keep,
         removeOnFail: keep,
       })
-      .catch((error: unknown) => this.#settle(jobId, (each) => each.reject(error)));
+      .then(
+        () => {
+          if (pending.epoch === epoch) pending.enqueued = true;
+        },
+        (error: unknown) => {
+          const failure = redisUnavailable(error);
+          this.#settle(jobId, (each) => each.reject(failure));
+        },
+      );
+  }
+
+  /** A waiter gives up (aborted, or its deadline passed): the job is cancelled once nobody waits. */
+  #leave(jobId: string, waiter: Waiter): void {
+    const pending = this.#pending.get(jobId);
+    if (pending === undefined || !pending.waiters.delete(waiter)) return;
+    if (pending.waiters.size > 0) return;
+    this.#pending.delete(jobId);
+    this.cancel(jobId).catch(() => {}); // best effort: the run has moved on
   }
 
   /**
@@ -111,7 +184,7 @@ export class CallDispatcher {
     if (job === undefined) return;
     // The mark names the job's creation time: a later job with the same id is not cancelled.
     const mark = String(job.timestamp);
-    await client.set(this.#location.cancelledKey(jobId), mark, 'EX', this.#keepSeconds);
+    await client.set(this.#location.cancelledKey(jobId), mark, 'EX', this.#settings.keepSeconds);
     const removed = await queue.remove(jobId).catch(() => 0);
     if (removed !== 1) await client.publish(this.#location.cancelChannel, jobId);
   }
@@ -120,12 +193,14 @@ export class CallDispatcher {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    clearInterval(this.#watch);
     const closed = new RemoteToolError({
       code: 'closed',
       message: 'The remote tools were closed.',
     });
-    for (const jobId of [...this.#waiters.keys()])
+    for (const jobId of [...this.#pending.keys()]) {
       this.#settle(jobId, (each) => each.reject(closed));
+    }
     if (this.#started === undefined) return;
     const { queue, events, client } = await this.#started.catch(() => ({
       queue: undefined,
@@ -135,7 +210,7 @@ export class CallDispatcher {
     await Promise.allSettled([events?.close(), queue?.close(), client?.quit()]);
   }
 
-  #start(): Promise<{ queue: Queue; events: QueueEvents; client: Redis }> {
+  #start(): Promise<Connected> {
     if (this.#closed) {
       return Promise.reject(
         new RemoteToolError({ code: 'closed', message: 'The remote tools were closed.' }),
@@ -145,7 +220,7 @@ export class CallDispatcher {
     return this.#started;
   }
 
-  async #connect(): Promise<{ queue: Queue; events: QueueEvents; client: Redis }> {
+  async #connect(): Promise<Connected> {
     const { connection, queue: name, prefix } = this.#location;
     const client = ownClient(connection);
     const last = (await client.xrevrange(`${prefix}:${name}:events`, '+', '-', 'COUNT', 1)) as [
@@ -175,12 +250,90 @@ export class CallDispatcher {
     const queue = new Queue(name, { connection: bullConnection(this.#location), prefix });
     queue.on('error', () => {});
     await Promise.all([events.waitUntilReady(), queue.waitUntilReady()]);
-    return { queue, events, client };
+    const connected = { queue, events, client };
+    this.#connected = connected;
+    this.#watchConnection(client);
+    return connected;
+  }
+
+  /**
+   * Tells each waiting call when the connection to Redis goes and comes back (as
+   * `call-progress` events), looks for its job at once when it is back, and every
+   * `lostCheckMs` while connected.
+   */
+  #watchConnection(client: Redis): void {
+    this.#online = client.status === 'ready';
+    client.on('close', () => {
+      if (!this.#online || this.#closed) return;
+      this.#online = false;
+      this.#broadcast('disconnected');
+    });
+    client.on('ready', () => {
+      if (this.#online || this.#closed) return;
+      this.#online = true;
+      this.#broadcast('reconnected');
+      void this.#checkPresence();
+    });
+    this.#watch = setInterval(() => void this.#checkPresence(), this.#settings.lostCheckMs);
+    this.#watch.unref();
+  }
+
+  #broadcast(state: 'disconnected' | 'reconnected'): void {
+    for (const [jobId, pending] of this.#pending) {
+      const progress = stateProgress(state, jobId);
+      for (const waiter of pending.waiters) waiter.progress(progress);
+    }
+  }
+
+  /** Fails the calls whose job is gone from Redis; asks again about finished ones whose answer did not come. */
+  async #checkPresence(): Promise<void> {
+    const connected = this.#connected;
+    if (this.#checking || !this.#online || this.#closed || connected === undefined) return;
+    const looked = [...this.#pending].filter(([, pending]) => pending.enqueued);
+    if (looked.length === 0) return;
+    this.#checking = true;
+    try {
+      const epochs = new Map(looked.map(([jobId, pending]) => [jobId, pending.epoch]));
+      const { prefix, queue } = this.#location;
+      const presence = await jobPresence(
+        connected.client,
+        (jobId) => `${prefix}:${queue}:${jobId}`,
+        [...epochs.keys()],
+      );
+      const current = (jobId: string) => {
+        const pending = this.#pending.get(jobId);
+        return pending !== undefined && pending.enqueued && pending.epoch === epochs.get(jobId)
+          ? pending
+          : undefined;
+      };
+      for (const jobId of presence.missing) if (current(jobId)) this.#lose(jobId);
+      const finished = new Set(presence.finished);
+      for (const jobId of epochs.keys()) {
+        const pending = current(jobId);
+        if (pending === undefined) continue;
+        pending.finishedSeen = finished.has(jobId) ? pending.finishedSeen + 1 : 0;
+        // Finished at two looks in a row and still no answer: it went by while we were away.
+        if (pending.finishedSeen >= 2) this.#recheck(jobId);
+      }
+    } catch {
+      // Redis went away mid-look: the next look (or the reconnection) tries again.
+    } finally {
+      this.#checking = false;
+    }
+  }
+
+  #lose(jobId: string): void {
+    const error = jobLost();
+    const progress = stateProgress('lost', jobId);
+    this.#settle(jobId, (waiter) => {
+      waiter.progress(progress);
+      waiter.reject(error);
+    });
   }
 
   /** The job was there already (another process added it): it may have finished before we listened. */
   #recheck(jobId: string): void {
-    if (!this.#waiters.has(jobId)) return;
+    if (!this.#pending.has(jobId)) return;
     this.#start()
       .then(async ({ queue, client }) => {
         const job = await Job.fromId(queue, jobId);
@@ -201,7 +354,7 @@ export class CallDispatcher {
   }
 
   #answer(jobId: string, value: unknown): void {
-    if (!this.#waiters.has(jobId)) return;
+    if (!this.#pending.has(jobId)) return;
     let result: CallJobResult;
     try {
       result = parseJobResult(value);
@@ -221,35 +374,14 @@ export class CallDispatcher {
   }
 
   #each(jobId: string, visit: (waiter: Waiter) => void): void {
-    const waiters = this.#waiters.get(jobId);
-    if (waiters !== undefined) for (const waiter of waiters) visit(waiter);
+    const pending = this.#pending.get(jobId);
+    if (pending !== undefined) for (const waiter of pending.waiters) visit(waiter);
   }
 
   #settle(jobId: string, visit: (waiter: Waiter) => void): void {
-    const waiters = this.#waiters.get(jobId);
-    if (waiters === undefined) return;
-    this.#waiters.delete(jobId);
-    this.#requests.delete(jobId);
-    for (const waiter of waiters) visit(waiter);
+    const pending = this.#pending.get(jobId);
+    if (pending === undefined) return;
+    this.#pending.delete(jobId);
+    for (const waiter of pending.waiters) visit(waiter);
   }
-
-  #forget(jobId: string, waiter: Waiter): void {
-    const waiters = this.#waiters.get(jobId);
-    waiters?.delete(waiter);
-    if (waiters?.size === 0) {
-      this.#waiters.delete(jobId);
-      this.#requests.delete(jobId);
-    }
-  }
-}
-
-/** A worker's progress report, kept to the {@link ToolProgress} fields. */
-function toProgress(data: unknown): ToolProgress | undefined {
-  if (!isJsonObject(data)) return undefined;
-  const progress: ToolProgress = {};
-  if (typeof data.message === 'string') progress.message = data.message;
-  if (typeof data.completed === 'number') progress.completed = data.completed;
-  if (typeof data.total === 'number') progress.total = data.total;
-  if (data.data !== undefined) progress.data = data.data;
-  return progress;
 }

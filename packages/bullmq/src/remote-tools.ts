@@ -7,6 +7,7 @@ import {
 } from '@mtpx/executor';
 import { type JsonObject, type ToolSpec, toolOutput } from '@mtpx/protocol';
 import { CallDispatcher } from './call-dispatcher';
+import { RemoteToolError } from './errors';
 import { invalid, type QueueLocation, resolveLocation } from './queue-names';
 import { jobIdOf } from './wire';
 
@@ -25,6 +26,23 @@ export interface RemoteToolsOptions extends QueueLocation {
   tools: ReadonlyArray<AnyTool | RemoteToolSpec>;
   /** How long finished jobs (and cancellation marks) stay in Redis, in seconds. Default 86,400. */
   keepFinishedSeconds?: number;
+  /**
+   * Every remote call ends within this many milliseconds of its dispatch: queueing, every
+   * attempt on the workers and the answer's way back count. Past it, the call's job is
+   * cancelled and the call fails with `timeout` (retryable; a `deadline-exceeded`
+   * `call-progress` event says why). Default 600,000 (10 minutes). Keep it above
+   * `(1 + retries) × the tool's time limit` plus the queueing you expect.
+   */
+  callDeadlineMs?: number;
+  /** Deadlines of single tools, by tool name, in place of `callDeadlineMs`. */
+  deadlines?: Readonly<Record<string, number>>;
+  /**
+   * How often the jobs of waiting calls are looked for in Redis, in milliseconds (one
+   * pipelined round trip for all of them), and at once whenever a lost connection to Redis
+   * returns. A call whose job is gone — lost with Redis's data — fails then with
+   * `job_lost` (retryable), never a success. Default 5,000.
+   */
+  lostCheckMs?: number;
 }
 
 /** Remote stand-ins for tools, made by {@link createRemoteTools}. */
@@ -68,8 +86,16 @@ export function createRemoteTools(options: RemoteToolsOptions): RemoteTools {
   if (!Array.isArray(options.tools) || options.tools.length === 0) {
     throw invalid('`tools` must list at least one tool (or tool spec).');
   }
-  const dispatcher = new CallDispatcher(location, keepSeconds);
-  const tools = options.tools.map((tool) => remoteTool(tool, dispatcher));
+  const callDeadlineMs = options.callDeadlineMs ?? 600_000;
+  checkMilliseconds('callDeadlineMs', callDeadlineMs);
+  const lostCheckMs = options.lostCheckMs ?? 5_000;
+  checkMilliseconds('lostCheckMs', lostCheckMs);
+  const deadlines = options.deadlines ?? {};
+  for (const [name, ms] of Object.entries(deadlines)) checkMilliseconds(`deadlines["${name}"]`, ms);
+  const dispatcher = new CallDispatcher(location, { keepSeconds, lostCheckMs });
+  const tools = options.tools.map((tool) =>
+    remoteTool(tool, dispatcher, deadlines[tool.name] ?? callDeadlineMs),
+  );
   return {
     tools,
     toolkit: (name, description) => ({
@@ -82,7 +108,17 @@ export function createRemoteTools(options: RemoteToolsOptions): RemoteTools {
   };
 }
 
-function remoteTool(spec: AnyTool | RemoteToolSpec, dispatcher: CallDispatcher): AnyTool {
+function checkMilliseconds(name: string, value: unknown): void {
+  if (!(Number.isInteger(value) && (value as number) >= 1)) {
+    throw invalid(`${name} must be a positive integer of milliseconds, got ${String(value)}.`);
+  }
+}
+
+function remoteTool(
+  spec: AnyTool | RemoteToolSpec,
+  dispatcher: CallDispatcher,
+  deadlineMs: number,
+): AnyTool {
   const retries = spec.retries ?? 0;
   if (!(Number.isInteger(retries) && retries >= 0)) {
     throw invalid(`Tool "${spec.name}": retries must be a non-negative integer.`);
@@ -99,25 +135,45 @@ function remoteTool(spec: AnyTool | RemoteToolSpec, dispatcher: CallDispatcher):
     ...(spec.side_effects === undefined ? {} : { side_effects: spec.side_effects }),
     ...(spec.cache_ttl_seconds === undefined ? {} : { cache_ttl_seconds: spec.cache_ttl_seconds }),
     execute: async (args, context) => {
-      const result = await dispatcher.dispatch(
-        jobIdOf(context.runId, context.call.id),
-        {
-          tool: spec.name,
-          callId: context.call.id,
-          runId: context.runId ?? null,
-          args,
-          idempotencyKey: context.idempotencyKey,
-        },
-        {
-          attempts: 1 + retries,
-          signal: context.signal,
-          onProgress: (progress) => context.reportProgress(progress),
-        },
-      );
+      const result = await dispatcher
+        .dispatch(
+          jobIdOf(context.runId, context.call.id),
+          {
+            tool: spec.name,
+            callId: context.call.id,
+            runId: context.runId ?? null,
+            args,
+            idempotencyKey: context.idempotencyKey,
+          },
+          {
+            attempts: 1 + retries,
+            signal: context.signal,
+            onProgress: (progress) => context.reportProgress(progress),
+            deadlineMs,
+          },
+        )
+        .catch(asToolError);
       if (!result.ok) throw new ToolExecutionError({ code: result.code, message: result.message });
       if (result.media === undefined) return result.content;
       return toolOutput({ content: result.content as never, ...result.media });
     },
   });
   return tool as AnyTool;
+}
+
+/**
+ * A retryable remote failure becomes the call's retryable error: a deadline as `timeout`,
+ * a lost job or an unreachable Redis under its own code (`job_lost`, `redis_unavailable`,
+ * kept on the error; the result's `error_code` is then `tool_error`).
+ */
+function asToolError(error: unknown): never {
+  if (RemoteToolError.isInstance(error) && error.isRetryable) {
+    throw new ToolExecutionError({
+      code: error.code === 'deadline_exceeded' ? 'timeout' : error.code,
+      message: error.message,
+      retryable: true,
+      cause: error,
+    });
+  }
+  throw error;
 }
