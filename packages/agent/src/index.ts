@@ -60,4 +60,17 @@ export {
   type SessionAccess,
   type SessionStore,
 } from './session/session';
+export { SEARCH_TOOL_DESCRIPTION, type ToolSearchOutput } from './tool-search/tool-search';
+export {
+  bm25ToolIndex,
+  type FoundTool,
+  type ToolSearchIndex,
+  type ToolSearchIndexFactory,
+} from './tool-search/tool-search-index';
+export {
+  DEFERRED_TAG,
+  type DeferOption,
+  SEARCH_TOOL_NAME,
+  type ToolSearchOptions,
+} from './tool-search/tool-search-options';
 export { VERSION } from './version';

@@ -5,6 +5,7 @@ import type { AgentEventHandler } from '../events/agent-events';
 import type { RunJournal } from '../journal/run-journal';
 import type { InMemorySessionStore } from '../session/in-memory-session-store';
 import type { SessionStore } from '../session/session';
+import type { ToolSearchOptions } from '../tool-search/tool-search-options';
 import type { EagerDispatchOption } from './eager-dispatch';
 import { REFERENCE_INSTRUCTIONS } from './instructions';
 
@@ -68,6 +69,14 @@ export interface AgentOptions extends AgentExecutorOptions {
    * running a finished call again. Default: no journal.
    */
   journal?: RunJournal;
+  /**
+   * Keep tools out of the request until the model finds them: a search tool is offered
+   * instead (BM25 over names, descriptions and parameter names, or your own `index`), and
+   * each tool it finds is sent from the next request on, for the rest of the run. With a
+   * provider that searches itself (`provider.nativeToolSearch`), the API's search is used.
+   * `true` defers every tool. Default: off (every schema on every request).
+   */
+  toolSearch?: boolean | ToolSearchOptions;
 }
 
 /** Options of one run. */

@@ -13,6 +13,7 @@ import type { JournaledRun } from '../journal/run-journal';
 import type { RunProgress } from '../journal/run-journal-recorder';
 import { resumePoint } from '../journal/run-resume';
 import { errorMessage } from '../session/run-record';
+import { roundToolsOf } from '../tool-search/round-tools';
 import { boundedMessage } from './bounded-calls';
 import {
   type ModelTurnStreamOptions,
@@ -150,11 +151,12 @@ export class AgentRun {
     const journal = this.#storage.recorder;
     const { executor } = this.#settings;
     const budget = new CallBudget(this.#settings.toolCallLimit, this.#toolResults.length);
-    const toolNames = tools.map((tool) => tool.name);
     for (;;) {
       if (signal.aborted) return 'cancelled';
       const round = ++this.#rounds;
       const roundStart = this.#now();
+      // With tool search, each round offers the tools found so far (from the results).
+      const offered = roundToolsOf(this.#settings.toolSearch, tools, this.#history);
       const messages: Message[] =
         systemPrompt === undefined
           ? [...this.#messages]
@@ -165,7 +167,7 @@ export class AgentRun {
         at: roundStart,
         round,
         messageCount: messages.length,
-        tools: toolNames,
+        tools: offered.tools.map((tool) => tool.name),
       });
       const calls = new RoundCalls({
         executor,
@@ -179,9 +181,10 @@ export class AgentRun {
         journal,
         emit: this.#emit,
         now: this.#now,
+        refuse: offered.refuse,
       });
       const partial: PartialTurn = { text: '' };
-      const request = { messages, tools, signal };
+      const request = { messages, tools: offered.tools, ...offered.deferred, signal };
       const streamOptions: ModelTurnStreamOptions = {
         calls,
         partial,

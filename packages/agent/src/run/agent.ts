@@ -7,6 +7,7 @@ import type { AgentEvent, AgentEventHandler } from '../events/agent-events';
 import { type AgentResumeOptions, loadResumableRun } from '../journal/run-resume';
 import { InMemorySessionStore } from '../session/in-memory-session-store';
 import { checkSessionId, type SessionStore } from '../session/session';
+import { toolSearchOf } from '../tool-search/agent-tool-search';
 import {
   type AgentOptions,
   type AgentRunOptions,
@@ -103,6 +104,7 @@ export function createAgent(options: AgentOptions): Agent {
   const name = options.name;
   const agentHandler = checkHandler(options.onEvent);
   const journal = options.journal;
+  const toolSearch = toolSearchOf(options.toolSearch, executor, provider);
 
   const offered = new WeakMap<ToolSpec, ToolSpec>();
   const toolSpecs = async (): Promise<ToolSpec[]> => {
@@ -147,6 +149,7 @@ export function createAgent(options: AgentOptions): Agent {
     sessionStore,
     agentName: name,
     journal,
+    toolSearch,
     ...perRun,
   });
 

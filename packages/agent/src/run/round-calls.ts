@@ -51,6 +51,8 @@ export interface RoundCallsOptions {
   emit: ((event: AgentEvent) => void) | undefined;
   /** Milliseconds since the run started. */
   now: () => number;
+  /** The agent's own answer to a call it never hands over (a deferred tool not found yet). */
+  refuse?: ((call: AssistantToolCall) => ToolResult | undefined) | undefined;
 }
 
 interface Entry {
@@ -129,6 +131,11 @@ export class RoundCalls {
     if (!accepted) {
       this.refused = true;
       this.#answer(entry, refusedResult(call, this.#options.budget.limit));
+      return;
+    }
+    const refusal = this.#options.refuse?.(call);
+    if (refusal !== undefined) {
+      this.#answer(entry, refusal);
       return;
     }
     if (this.#options.eager) this.#hand(entry, this.#started());

@@ -3,6 +3,7 @@ import type { Provider, ToolSpec } from '@mtpx/protocol';
 import type { AgentEventHandler } from '../events/agent-events';
 import type { JournaledCall, JournaledRun, RunJournal } from '../journal/run-journal';
 import type { SessionStore } from '../session/session';
+import type { ToolSearch } from '../tool-search/tool-search';
 import type { EagerDispatch } from './eager-dispatch';
 
 /** How an agent runs (fixed per agent, with per-run overrides applied). */
@@ -23,6 +24,8 @@ export interface RunSettings {
   agentName: string | undefined;
   /** Where the run is journaled so that it can be resumed, if anywhere. */
   journal: RunJournal | undefined;
+  /** Which tools are deferred and what each round offers, when tool search is on. */
+  toolSearch?: ToolSearch | undefined;
 }
 
 /** One run's request. */
