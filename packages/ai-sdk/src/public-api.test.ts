@@ -1,0 +1,14 @@
+import { expect, it } from 'vitest';
+import { exportedNames } from '../../../scripts/api/exported-names.mjs';
+
+it('exports exactly its public surface (a change here is a reviewed API change)', () => {
+  expect(exportedNames(new URL('./index.ts', import.meta.url))).toEqual([
+    'type AiSdkTools',
+    'type AiSdkToolSettings',
+    'type AiSdkToolWithoutExecute',
+    'fromAiSdkTools',
+    'type FromAiSdkToolsOptions',
+    'PRELIMINARY_OUTPUT_MESSAGE',
+    'VERSION',
+  ]);
+});
