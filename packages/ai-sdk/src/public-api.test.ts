@@ -3,11 +3,15 @@ import { exportedNames } from '../../../scripts/api/exported-names.mjs';
 
 it('exports exactly its public surface (a change here is a reviewed API change)', () => {
   expect(exportedNames(new URL('./index.ts', import.meta.url))).toEqual([
+    'type AiSdkCallSettings',
+    'type AiSdkLanguageModel',
     'type AiSdkTools',
     'type AiSdkToolSettings',
     'type AiSdkToolWithoutExecute',
     'fromAiSdkTools',
     'type FromAiSdkToolsOptions',
+    'fromLanguageModel',
+    'type FromLanguageModelOptions',
     'PRELIMINARY_OUTPUT_MESSAGE',
     'VERSION',
   ]);
