@@ -22,6 +22,17 @@ export type AgentErrorCode =
   | 'run_journal_failed'
   /** A run's journal entry was written by another process (a run id reused, or a run resumed twice). */
   | 'run_journal_conflict'
+  /**
+   * Another holder's lease on the run is live: `resume` (or `run` with a taken run id)
+   * was refused. A {@link RunLeaseError} naming the holder and when its lease expires.
+   */
+  | 'run_lease_held'
+  /**
+   * This process lost the run's lease (another holder took the run, or the lease expired
+   * before it was renewed): the run stopped and its in-flight calls were aborted. A
+   * {@link RunLeaseError}; the run stays resumable.
+   */
+  | 'run_lease_lost'
   /** `resume` was asked for a run that is not in the journal, or that failed. */
   | 'run_not_resumable'
   /** A provider broke the `Provider` contract (a stream that ended without `finish`). */

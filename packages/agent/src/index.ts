@@ -20,7 +20,10 @@ export type {
   ToolCallDeltaEvent,
   ToolCallReadyEvent,
 } from './events/agent-events';
-export { InMemoryRunJournal } from './journal/in-memory-run-journal';
+export {
+  InMemoryRunJournal,
+  type InMemoryRunJournalOptions,
+} from './journal/in-memory-run-journal';
 export {
   checkJournalVersion,
   type JournaledCall,
@@ -28,6 +31,15 @@ export {
   journalArgumentsHash,
   type RunJournal,
 } from './journal/run-journal';
+export {
+  checkLeaseToken,
+  DEFAULT_LEASE_TTL_MS,
+  type JournalWriteOptions,
+  leaseHeld,
+  leaseLost,
+  type RunLease,
+  RunLeaseError,
+} from './journal/run-lease';
 export type { AgentResumeOptions } from './journal/run-resume';
 export { type Agent, type AgentStream, createAgent } from './run/agent';
 export type { AgentExecutorOptions, AgentOptions, AgentRunOptions } from './run/agent-options';

@@ -12,6 +12,7 @@ export {
   PostgresProvenanceStore,
   type PostgresProvenanceStoreOptions,
 } from './postgres-provenance-store';
-export { PostgresRunJournal } from './postgres-run-journal';
+export { isTransientPostgresError, type PostgresRetryOptions } from './postgres-retry';
+export { PostgresRunJournal, type PostgresRunJournalOptions } from './postgres-run-journal';
 export { PostgresSessionStore } from './postgres-session-store';
 export { VERSION } from './version';

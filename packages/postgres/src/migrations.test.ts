@@ -33,6 +33,7 @@ describe('migratePostgres', () => {
       'mtpx_migrations',
       'mtpx_provenance_entries',
       'mtpx_run_calls',
+      'mtpx_run_leases',
       'mtpx_runs',
       'mtpx_sessions',
     ]);

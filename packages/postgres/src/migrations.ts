@@ -58,6 +58,19 @@ const migrations: readonly Migration[] = [
         WHERE invocation_id IS NOT NULL AND plan_id IS NOT NULL`,
     ],
   },
+  {
+    id: 2,
+    name: 'run leases',
+    statements: (table) => [
+      // One row per run that was ever owned; its token only grows (the fencing token).
+      `CREATE TABLE IF NOT EXISTS ${table('mtpx_run_leases')} (
+        run_id text PRIMARY KEY,
+        holder text NOT NULL,
+        token integer NOT NULL,
+        expires_at timestamptz NOT NULL
+      )`,
+    ],
+  },
 ];
 
 /** The newest schema version this package knows. */

@@ -3,15 +3,35 @@ import {
   checkJournalVersion,
   type JournaledCall,
   type JournaledRun,
+  type JournalWriteOptions,
   type RunJournal,
+  type RunLease,
 } from '@mtpx/agent';
 import { parseJournaledCall, parseJournaledRun } from '@mtpx/agent/internal';
 import { safeParseJson } from '@mtpx/protocol';
 import { type PostgresConnectionOptions, PostgresDatabase } from './postgres-connection';
+import { type PostgresRetryOptions, withRetries } from './postgres-retry';
+import { PostgresRunLeases } from './postgres-run-lease';
+
+/** Options of {@link PostgresRunJournal}. */
+export interface PostgresRunJournalOptions extends PostgresConnectionOptions {
+  /**
+   * How reads and writes are retried after a transient failure (a dropped or refused
+   * connection, `57P01` admin shutdown, `40001` serialization failure, `40P01` deadlock)
+   * before the operation fails with `run_journal_failed`. Default: 8 tries, waits from 50 ms
+   * doubling to at most 2 s (about 5 s in all).
+   */
+  retry?: PostgresRetryOptions;
+}
 
 interface RunRow {
   version: number;
   state: string;
+}
+
+interface FencedRow {
+  leased: number;
+  written: number;
 }
 
 interface CallRow {
@@ -25,7 +45,10 @@ interface CallRow {
  * `createAgent({ journal })` in every process that may run or resume a run. Each call's
  * result is one committed row, keyed by (run id, call id, arguments hash), written as the
  * call finishes; the run's state is one row saved after each model turn, compare-and-swap
- * on its version, so two processes resuming the same run cannot both go on.
+ * on its version. A run has one owner at a time: its lease (table `mtpx_run_leases`)
+ * expires by the database's clock, and every write of the owner is fenced by the lease's
+ * token, so a process that lost the run cannot write to it. Transient failures (dropped
+ * connections, serialization failures) are retried with backoff (`retry`).
  *
  * @example
  * ```ts source="./postgres.examples.ts#PostgresRunJournal"
@@ -40,11 +63,15 @@ export class PostgresRunJournal implements RunJournal {
   readonly #database: PostgresDatabase;
   readonly #runs: string;
   readonly #calls: string;
+  readonly #leases: PostgresRunLeases;
+  readonly #retry: PostgresRetryOptions;
 
-  constructor(options: PostgresConnectionOptions) {
+  constructor(options: PostgresRunJournalOptions) {
     this.#database = new PostgresDatabase(options, 'PostgresRunJournal');
     this.#runs = this.#database.table('mtpx_runs');
     this.#calls = this.#database.table('mtpx_run_calls');
+    this.#leases = new PostgresRunLeases(this.#database.table('mtpx_run_leases'));
+    this.#retry = options.retry ?? {};
   }
 
   async get(runId: string): Promise<JournaledRun | undefined> {
@@ -58,39 +85,64 @@ export class PostgresRunJournal implements RunJournal {
     return { ...run, version: row.version };
   }
 
-  async save(run: JournaledRun): Promise<void> {
+  async save(run: JournaledRun, options?: JournalWriteOptions): Promise<void> {
     const expected = run.version ?? 0;
     const stored = { ...run, version: expected + 1 };
-    const values = [run.run_id, run.status, expected + 1, JSON.stringify(stored)];
-    const result = await this.#query(`save run "${run.run_id}"`, () =>
+    const state = JSON.stringify(stored);
+    const values: unknown[] = [run.run_id, run.status, expected + 1, state];
+    const token = options?.leaseToken;
+    const write =
       expected === 0
-        ? this.#database.query(
-            `INSERT INTO ${this.#runs} (run_id, status, version, state) VALUES ($1, $2, $3, $4)
-             ON CONFLICT (run_id) DO NOTHING`,
-            values,
-          )
-        : this.#database.query(
-            `UPDATE ${this.#runs} SET status = $2, version = $3, state = $4, updated_at = now()
-             WHERE run_id = $1 AND version = $3 - 1`,
-            values,
-          ),
+        ? `INSERT INTO ${this.#runs} (run_id, status, version, state)
+           SELECT $1, $2, $3, $4 ${token === undefined ? '' : 'FROM lease'}
+           ON CONFLICT (run_id) DO NOTHING RETURNING 1`
+        : `UPDATE ${this.#runs} SET status = $2, version = $3, state = $4, updated_at = now()
+           WHERE run_id = $1 AND version = $3 - 1
+           ${token === undefined ? '' : 'AND EXISTS (SELECT 1 FROM lease)'} RETURNING 1`;
+    let retried = false;
+    const written = await this.#query(`save run "${run.run_id}"`, async (attempt) => {
+      retried = attempt > 1;
+      if (token === undefined) {
+        return ((await this.#database.query(write, values)).rowCount ?? 0) > 0;
+      }
+      const fenced = await this.#fenced(write, [...values, token], run.run_id, token);
+      return fenced.written > 0;
+    });
+    if (written) return;
+    const found = await this.#query(`read run "${run.run_id}"`, () =>
+      this.#database.query(`SELECT version, state FROM ${this.#runs} WHERE run_id = $1`, [
+        run.run_id,
+      ]),
     );
-    if (result.rowCount === 1) return;
-    checkJournalVersion(await this.get(run.run_id), run);
+    const row = found.rows[0] as RunRow | undefined;
+    // A retried write whose first try committed before its answer was lost.
+    if (retried && row !== undefined && row.version === expected + 1 && row.state === state) return;
+    checkJournalVersion(row === undefined ? undefined : { ...run, version: row.version }, run);
     throw new AgentError({
       code: 'run_journal_conflict',
       message: `Run "${run.run_id}" changed in the journal while it was being saved.`,
     });
   }
 
-  async recordCall(runId: string, call: JournaledCall): Promise<void> {
-    await this.#query(`record call "${call.call_id}" of run "${runId}"`, () =>
-      this.#database.query(
-        `INSERT INTO ${this.#calls} (run_id, call_id, arguments_hash, result) VALUES ($1, $2, $3, $4)
-         ON CONFLICT (run_id, call_id, arguments_hash) DO NOTHING`,
-        [runId, call.call_id, call.arguments_hash, JSON.stringify(call.result)],
-      ),
-    );
+  async recordCall(
+    runId: string,
+    call: JournaledCall,
+    options?: JournalWriteOptions,
+  ): Promise<void> {
+    const token = options?.leaseToken;
+    const values: unknown[] = [
+      runId,
+      call.call_id,
+      call.arguments_hash,
+      JSON.stringify(call.result),
+    ];
+    const write = `INSERT INTO ${this.#calls} (run_id, call_id, arguments_hash, result)
+       SELECT $1, $2, $3, $4 ${token === undefined ? '' : 'FROM lease'}
+       ON CONFLICT (run_id, call_id, arguments_hash) DO NOTHING RETURNING 1`;
+    await this.#query(`record call "${call.call_id}" of run "${runId}"`, async () => {
+      if (token === undefined) await this.#database.query(write, values);
+      else await this.#fenced(write, [...values, token], runId, token);
+    });
   }
 
   async calls(runId: string): Promise<JournaledCall[]> {
@@ -117,10 +169,44 @@ export class PostgresRunJournal implements RunJournal {
     return this.#query(`delete run "${runId}"`, () =>
       this.#database.transaction(async (client) => {
         await client.query(`DELETE FROM ${this.#calls} WHERE run_id = $1`, [runId]);
+        await client.query(
+          `DELETE FROM ${this.#database.table('mtpx_run_leases')} WHERE run_id = $1`,
+          [runId],
+        );
         const deleted = await client.query(`DELETE FROM ${this.#runs} WHERE run_id = $1`, [runId]);
         return (deleted.rowCount ?? 0) > 0;
       }),
     );
+  }
+
+  async acquireLease(runId: string, holder: string, ttlMs: number): Promise<RunLease> {
+    checkTtl(ttlMs);
+    return this.#query(`acquire the lease of run "${runId}"`, async () => {
+      await this.#database.ready();
+      return this.#leases.acquire(this.#database.pool, runId, holder, ttlMs);
+    });
+  }
+
+  async renewLease(runId: string, token: number, ttlMs: number): Promise<RunLease> {
+    checkTtl(ttlMs);
+    return this.#query(`renew the lease of run "${runId}"`, async () => {
+      await this.#database.ready();
+      return this.#leases.renew(this.#database.pool, runId, token, ttlMs);
+    });
+  }
+
+  async releaseLease(runId: string, token: number): Promise<void> {
+    await this.#query(`release the lease of run "${runId}"`, async () => {
+      await this.#database.ready();
+      await this.#leases.release(this.#database.pool, runId, token);
+    });
+  }
+
+  async getLease(runId: string): Promise<RunLease | undefined> {
+    return this.#query(`read the lease of run "${runId}"`, async () => {
+      await this.#database.ready();
+      return this.#leases.get(this.#database.pool, runId);
+    });
   }
 
   /** Ends the connection pool, when the journal made it from a connection string. */
@@ -128,9 +214,31 @@ export class PostgresRunJournal implements RunJournal {
     await this.#database.close();
   }
 
-  async #query<T>(action: string, work: () => Promise<T>): Promise<T> {
+  /**
+   * Runs `write` (which reads the CTE `lease`: `$N` the token, the last value) fenced by
+   * the run's lease; rejects with `run_lease_lost` when the token is not the current one.
+   */
+  async #fenced(
+    write: string,
+    values: unknown[],
+    runId: string,
+    token: number,
+  ): Promise<FencedRow> {
+    const tokenParam = `$${values.length}`;
+    const result = await this.#database.query(
+      `WITH ${this.#leases.fencedCte('$1', tokenParam)}, written AS (${write})
+       SELECT (SELECT count(*) FROM lease)::int AS leased, (SELECT count(*) FROM written)::int AS written`,
+      values,
+    );
+    const row = result.rows[0] as FencedRow;
+    if (row.leased === 0) throw await this.#leases.lost(this.#database.pool, runId, token);
+    return row;
+  }
+
+  /** Runs `work`, retried after transient failures; other failures become `run_journal_failed`. */
+  async #query<T>(action: string, work: (attempt: number) => Promise<T>): Promise<T> {
     try {
-      return await work();
+      return await withRetries(work, this.#retry);
     } catch (cause) {
       if (AgentError.isInstance(cause)) throw cause;
       const reason = cause instanceof Error ? cause.message : String(cause);
@@ -140,6 +248,15 @@ export class PostgresRunJournal implements RunJournal {
         cause,
       });
     }
+  }
+}
+
+function checkTtl(ttlMs: number): void {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new AgentError({
+      code: 'invalid_option',
+      message: `A lease lasts a positive number of milliseconds, got ${String(ttlMs)}.`,
+    });
   }
 }
 

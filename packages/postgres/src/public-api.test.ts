@@ -3,6 +3,7 @@ import { exportedNames } from '../../../scripts/api/exported-names.mjs';
 
 it('. exports exactly its public surface (a change here is a reviewed API change)', () => {
   expect(exportedNames(new URL('./index.ts', import.meta.url))).toEqual([
+    'isTransientPostgresError',
     'migratePostgres',
     'type PostgresConnectionOptions',
     'type PostgresPool',
@@ -11,7 +12,9 @@ it('. exports exactly its public surface (a change here is a reviewed API change
     'type PostgresProvenanceStoreOptions',
     'type PostgresQueryable',
     'type PostgresQueryResult',
+    'type PostgresRetryOptions',
     'PostgresRunJournal',
+    'type PostgresRunJournalOptions',
     'PostgresSessionStore',
     'PostgresStoreError',
     'type PostgresStoreErrorCode',

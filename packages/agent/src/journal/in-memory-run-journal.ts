@@ -4,11 +4,31 @@ import {
   type JournaledRun,
   type RunJournal,
 } from './run-journal';
+import {
+  checkLeaseToken,
+  type JournalWriteOptions,
+  leaseHeld,
+  leaseLost,
+  type RunLease,
+} from './run-lease';
+
+/** Options of {@link InMemoryRunJournal}. */
+export interface InMemoryRunJournalOptions {
+  /** The clock leases expire by, in milliseconds (default `Date.now`); tests pass their own. */
+  now?: () => number;
+}
+
+interface StoredLease {
+  holder: string;
+  token: number;
+  expiresAtMs: number;
+}
 
 /**
  * A {@link RunJournal} in memory: runs and finished calls survive a failed run, not the
  * process. For tests, and to resume a run in the same process; use a durable journal
- * (`PostgresRunJournal` from `@mtpx/postgres`) to survive a crash.
+ * (`PostgresRunJournal` from `@mtpx/postgres`) to survive a crash. Leases work as in
+ * every journal (one owner per run within the process).
  *
  * @example
  * ```ts source="./in-memory-run-journal.examples.ts#InMemoryRunJournal"
@@ -20,18 +40,30 @@ import {
 export class InMemoryRunJournal implements RunJournal {
   readonly #runs = new Map<string, JournaledRun>();
   readonly #calls = new Map<string, Map<string, JournaledCall>>();
+  readonly #leases = new Map<string, StoredLease>();
+  readonly #now: () => number;
+
+  constructor(options: InMemoryRunJournalOptions = {}) {
+    this.#now = options.now ?? Date.now;
+  }
 
   async get(runId: string): Promise<JournaledRun | undefined> {
     const run = this.#runs.get(runId);
     return run === undefined ? undefined : structuredClone(run);
   }
 
-  async save(run: JournaledRun): Promise<void> {
+  async save(run: JournaledRun, options?: JournalWriteOptions): Promise<void> {
+    checkLeaseToken(run.run_id, this.#leaseOf(run.run_id), options);
     checkJournalVersion(this.#runs.get(run.run_id), run);
     this.#runs.set(run.run_id, structuredClone({ ...run, version: (run.version ?? 0) + 1 }));
   }
 
-  async recordCall(runId: string, call: JournaledCall): Promise<void> {
+  async recordCall(
+    runId: string,
+    call: JournaledCall,
+    options?: JournalWriteOptions,
+  ): Promise<void> {
+    checkLeaseToken(runId, this.#leaseOf(runId), options);
     let calls = this.#calls.get(runId);
     if (calls === undefined) {
       calls = new Map();
@@ -47,6 +79,55 @@ export class InMemoryRunJournal implements RunJournal {
 
   async delete(runId: string): Promise<boolean> {
     this.#calls.delete(runId);
+    this.#leases.delete(runId);
     return this.#runs.delete(runId);
+  }
+
+  async acquireLease(runId: string, holder: string, ttlMs: number): Promise<RunLease> {
+    const now = this.#now();
+    const stored = this.#leases.get(runId);
+    if (stored !== undefined && stored.holder !== holder && stored.expiresAtMs > now) {
+      throw leaseHeld(runId, this.#view(runId, stored, now));
+    }
+    const token =
+      stored === undefined ? 1 : stored.holder === holder ? stored.token : stored.token + 1;
+    const lease = { holder, token, expiresAtMs: now + ttlMs };
+    this.#leases.set(runId, lease);
+    return this.#view(runId, lease, now);
+  }
+
+  async renewLease(runId: string, token: number, ttlMs: number): Promise<RunLease> {
+    const now = this.#now();
+    const stored = this.#leases.get(runId);
+    if (stored === undefined || stored.token !== token) {
+      throw leaseLost(runId, token, stored && this.#view(runId, stored, now));
+    }
+    stored.expiresAtMs = now + ttlMs;
+    return this.#view(runId, stored, now);
+  }
+
+  async releaseLease(runId: string, token: number): Promise<void> {
+    const stored = this.#leases.get(runId);
+    const now = this.#now();
+    if (stored?.token === token && stored.expiresAtMs > now) stored.expiresAtMs = now;
+  }
+
+  async getLease(runId: string): Promise<RunLease | undefined> {
+    return this.#leaseOf(runId);
+  }
+
+  #leaseOf(runId: string): RunLease | undefined {
+    const stored = this.#leases.get(runId);
+    return stored && this.#view(runId, stored, this.#now());
+  }
+
+  #view(runId: string, lease: StoredLease, now: number): RunLease {
+    return {
+      runId,
+      holder: lease.holder,
+      token: lease.token,
+      expiresAt: new Date(lease.expiresAtMs).toISOString(),
+      expiresInMs: lease.expiresAtMs - now,
+    };
   }
 }

@@ -3,6 +3,7 @@ import { canonicalJson, ToolResultSchema } from '@mtpx/protocol';
 import { z } from 'zod';
 import { AgentError } from '../agent-error';
 import { RunRecordSchema, SessionSchema } from '../session/session';
+import type { JournalWriteOptions, RunLease } from './run-lease';
 
 const isoDate = z.iso.datetime({ offset: true });
 
@@ -70,8 +71,11 @@ export type JournaledCall = z.infer<typeof JournaledCallSchema>;
 /**
  * Where runs are journaled, so that a run whose process died can be resumed elsewhere
  * (`agent.resume(runId)`): the run's state after each model turn, and every call's result
- * as it finishes, keyed by (run id, call id, arguments hash). Implementations:
- * {@link InMemoryRunJournal}; `PostgresRunJournal` in `@mtpx/postgres`.
+ * as it finishes, keyed by (run id, call id, arguments hash). A run has one owner at a
+ * time: a {@link RunLease} with an expiry and a fencing token, which every write of the
+ * owner carries (`leaseToken`), so a write from an owner that lost the run is refused
+ * with `run_lease_lost`. Implementations: {@link InMemoryRunJournal}; `PostgresRunJournal`
+ * in `@mtpx/postgres`.
  */
 export interface RunJournal {
   /** The run, or `undefined` when none has this id. */
@@ -80,15 +84,36 @@ export interface RunJournal {
    * Creates or replaces the run, compare-and-swap as `SessionStore.save`: writes only if
    * the stored version equals `run.version ?? 0` (no stored run when that is 0), storing it
    * with `version + 1`; otherwise rejects with `run_journal_conflict`. Use
-   * {@link checkJournalVersion}.
+   * {@link checkJournalVersion}. With `leaseToken`, rejects with `run_lease_lost` (a
+   * {@link RunLeaseError}) unless it is the run's current lease token.
    */
-  save(run: JournaledRun): Promise<void>;
-  /** Records one finished call. Recording a key again keeps the first result. */
-  recordCall(runId: string, call: JournaledCall): Promise<void>;
+  save(run: JournaledRun, options?: JournalWriteOptions): Promise<void>;
+  /**
+   * Records one finished call. Recording a key again keeps the first result. With
+   * `leaseToken`, fenced as {@link RunJournal.save}.
+   */
+  recordCall(runId: string, call: JournaledCall, options?: JournalWriteOptions): Promise<void>;
   /** Every finished call of the run (`[]` when none). */
   calls(runId: string): Promise<JournaledCall[]>;
-  /** Forgets the run and its calls; false when there was none. */
+  /** Forgets the run, its calls and its lease; false when there was no run. */
   delete(runId: string): Promise<boolean>;
+  /**
+   * Takes the run's lease for `holder` for `ttlMs`: granted when the run has no lease, its
+   * lease expired (or was released), or `holder` already holds it (a retried acquisition:
+   * same token). A new holder gets the previous token + 1 (1 for the first). Rejects with
+   * `run_lease_held` (a {@link RunLeaseError} naming the holder and the expiry) when
+   * another holder's lease is live. The run itself need not exist yet.
+   */
+  acquireLease(runId: string, holder: string, ttlMs: number): Promise<RunLease>;
+  /**
+   * Extends the lease whose token is `token` to `ttlMs` from now (even if it expired, as
+   * long as nobody took the run since); rejects with `run_lease_lost` otherwise.
+   */
+  renewLease(runId: string, token: number, ttlMs: number): Promise<RunLease>;
+  /** Ends the lease whose token is `token` now (the next holder need not wait); no-op for another token. */
+  releaseLease(runId: string, token: number): Promise<void>;
+  /** The run's lease as it stands (expired ones too), or `undefined` when it never had one. */
+  getLease(runId: string): Promise<RunLease | undefined>;
 }
 
 /** The rule every {@link RunJournal.save} applies: the stored version must be the one `run` was read at. */
