@@ -38,9 +38,24 @@ function words(text: string): string[] {
     .filter((word) => word !== '');
 }
 
+/**
+ * Words that say nothing about which tool to use (English function words and the phrases
+ * of a request: "can you help me…"); they are left out of the index and of queries.
+ */
+const stopWords = new Set(
+  (
+    'a an and are as at be been but by can could do does for from had has have he her his how i ' +
+    'if in into is it its me my of on or our please she so some than that the their them then ' +
+    'there these they this to too us was we were what when where which who whom why will with ' +
+    'would you your also just want need like help tell give let know first second next after ' +
+    'before about could should any each other such only own same very'
+  ).split(' '),
+);
+
 /** Lower case and a plural `s` off, so "issues" finds `list_issue` and "stocks" `get_stock`. */
 function term(word: string): string | null {
   const lower = word.toLowerCase();
+  if (stopWords.has(lower)) return null;
   if (lower.length > 3 && lower.endsWith('s') && !lower.endsWith('ss')) return lower.slice(0, -1);
   return lower;
 }

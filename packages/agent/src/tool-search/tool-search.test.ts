@@ -75,7 +75,9 @@ type Body = {
   messages: Array<{ role: string; content: unknown }>;
 };
 const toolNames = (server: ModelServer, index: number) =>
-  ((server.requests[index]?.body as Body | undefined)?.tools ?? []).map((tool) => tool.function.name);
+  ((server.requests[index]?.body as Body | undefined)?.tools ?? []).map(
+    (tool) => tool.function.name,
+  );
 
 describe('tool search: deferred tools, found by the model, sent from the next request on', () => {
   it('a $ref chain over two tools one search found runs in the round after the search, in one response', async () => {
