@@ -3,6 +3,7 @@ import { InMemoryResultCache, type ResultCache } from './cache/result-cache';
 import { ArgumentValidator } from './call/argument-validator';
 import { type RetryBackoff, resolveRetryBackoff } from './call/retry-backoff';
 import { resolveValueLimits, type ValueLimits } from './call/value-limits';
+import { ToolConcurrency, type ToolConcurrencyLimits } from './concurrency/tool-concurrency';
 import { ExecutorError } from './errors';
 import type { ExecutorEvent } from './events/events';
 import type { ExecutorServices } from './executor-services';
@@ -32,8 +33,15 @@ export interface ExecutorOptions {
    * Plan executions fed call by call (`start`, `executeToolCalls`) are always eager.
    */
   scheduling?: Scheduling;
-  /** Most calls in flight at once. Default: no cap. */
+  /** Most calls in flight at once, per plan execution. Default: no cap. */
   concurrency?: number;
+  /**
+   * Caps per tool (`'db.write': 1`) or toolkit (`'browser.*': 2`), shared by every plan
+   * execution of this executor, beside `concurrency`. A call over its cap waits for a
+   * slot (`call-throttled`) without holding up calls of other tools; it holds its slot
+   * from `call-started` to its result (an approval wait included).
+   */
+  toolConcurrency?: ToolConcurrencyLimits;
   /** Time limit of one attempt for tools without their own `timeoutMs`, in milliseconds. Default: none. */
   timeoutMs?: number;
   /** Where results of tools with `cache_ttl_seconds` are kept; `false` turns caching off. Default: an in-memory LRU of 1,000 entries. */
@@ -149,6 +157,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
     cache: options.cache === false ? undefined : (options.cache ?? new InMemoryResultCache()),
     dedupe: options.dedupe ?? true,
     concurrency,
+    toolConcurrency:
+      options.toolConcurrency === undefined
+        ? undefined
+        : new ToolConcurrency(options.toolConcurrency),
     timeoutMs,
     retryBackoff: resolveRetryBackoff(options.retryBackoff),
     limits: resolveValueLimits(options.limits),

@@ -1,6 +1,14 @@
 // `@mtpx/executor`: what a user of the executor needs. What sibling packages need besides
 // is in `@mtpx/executor/internal`.
 export {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  approvalIdOf,
+  argumentsDigest,
+  type PlanApprovals,
+  type WaitingCall,
+} from './approvals/plan-approvals';
+export {
   type CachedResult,
   InMemoryResultCache,
   type InMemoryResultCacheOptions,
@@ -9,6 +17,7 @@ export {
 export { idempotencyKeyOf } from './call/idempotency-key';
 export type { RetryBackoff } from './call/retry-backoff';
 export type { ValueLimits } from './call/value-limits';
+export type { ToolConcurrencyLimits } from './concurrency/tool-concurrency';
 export {
   ExecutorError,
   type ExecutorErrorCode,
@@ -27,6 +36,7 @@ export type {
   CallRetriedEvent,
   CallSkippedEvent,
   CallStartedEvent,
+  CallThrottledEvent,
   ExecutorEvent,
   ExecutorEventBase,
   ExecutorEventHandler,

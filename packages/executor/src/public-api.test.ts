@@ -4,9 +4,13 @@ import { exportedNames } from '../../../scripts/api/exported-names.mjs';
 it('exports exactly its public surface (a change here is a reviewed API change)', () => {
   expect(exportedNames(new URL('./index.ts', import.meta.url))).toEqual([
     'type AnyTool',
+    'type ApprovalAnswer',
+    'approvalIdOf',
+    'type ApprovalRequest',
     'type ApprovalRequestedEvent',
     'type ApprovalResolvedEvent',
     'type ApproveHandler',
+    'argumentsDigest',
     'type CachedResult',
     'type CacheFailedEvent',
     'type CallEventBase',
@@ -17,6 +21,7 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'type CallRetriedEvent',
     'type CallSkippedEvent',
     'type CallStartedEvent',
+    'type CallThrottledEvent',
     'createExecutor',
     'defineTool',
     'defineToolkit',
@@ -36,6 +41,7 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'InMemoryResultCache',
     'type InMemoryResultCacheOptions',
     'type KnownResultSource',
+    'type PlanApprovals',
     'type PlanExecution',
     'type PlanExecutionOptions',
     'type PlanFinishedEvent',
@@ -49,6 +55,7 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'type RunOptions',
     'type Scheduling',
     'type Tool',
+    'type ToolConcurrencyLimits',
     'type ToolContext',
     'type ToolDefinition',
     'type ToolDefinitionOptions',
@@ -61,6 +68,7 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'ToolRegistry',
     'type ValueLimits',
     'VERSION',
+    'type WaitingCall',
     'type ZodSchema',
   ]);
 });

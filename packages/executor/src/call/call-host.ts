@@ -1,4 +1,5 @@
 import type { JsonValue, ToolResult } from '@mtpx/protocol';
+import type { ApprovalRequest, PlanApprovals } from '../approvals/plan-approvals';
 import type { ExecutorEvent } from '../events/events';
 import type { ExecutorServices } from '../executor-services';
 import type { CallNode } from '../run/call-node';
@@ -29,6 +30,12 @@ export interface CallHost {
   suspend(node: CallNode): void;
   /** The wait is over: resolves once the call holds a concurrency slot again. */
   resume(node: CallNode): Promise<void> | undefined;
+  /** The execution's handling of approvals decided outside it, if any. */
+  readonly approvals: PlanApprovals | undefined;
+  /** Leaves a call waiting for a decision made outside the execution (`approvals.pending`). */
+  leavePending(node: CallNode, request: ApprovalRequest): void;
+  /** A hook of the execution threw: reported when the execution is done. */
+  hookFailure(error: unknown): void;
   /** `reportProgress` of a running call. */
   progress(node: CallNode, progress: ToolProgress): void;
 }

@@ -108,12 +108,13 @@ async function pipeline(run: CallHost, node: CallNode): Promise<void> {
     );
   }
   if (approval === 'ask') {
-    const refusal = await waitForApproval(run, node, tool, call, args);
+    const outcome = await waitForApproval(run, node, tool, call, args);
     if (isDone(node)) return;
-    if (refusal !== undefined) {
+    if (outcome.kind === 'pending') return run.leavePending(node, outcome.request);
+    if (outcome.kind === 'refused') {
       return run.complete(
         node,
-        errorResult(node, refusal.code, refusal.message, { skipped: true, approval }),
+        errorResult(node, outcome.code, outcome.message, { skipped: true, approval }),
       );
     }
   }

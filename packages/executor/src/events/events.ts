@@ -3,6 +3,7 @@ import type { ToolProgress } from '../tools/define-tool';
 import type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
 import type { CallEventBase, ExecutorEventBase } from './event-base';
 import type { CallHeldEvent, CallReleasedEvent } from './hold-events';
+import type { CallThrottledEvent } from './throttle-events';
 
 /** A plan execution began. For a plan, `callCount` and the plan's validation `issues` are known. */
 export interface PlanStartedEvent extends ExecutorEventBase {
@@ -90,6 +91,7 @@ export interface PlanFinishedEvent extends ExecutorEventBase {
 export type { ApprovalRequestedEvent, ApprovalResolvedEvent } from './approval-events';
 export type { CallEventBase, ExecutorEventBase } from './event-base';
 export type { CallHeldEvent, CallReleasedEvent } from './hold-events';
+export type { CallThrottledEvent } from './throttle-events';
 
 /** Everything a plan execution reports, discriminated by `type`. */
 export type ExecutorEvent =
@@ -97,6 +99,7 @@ export type ExecutorEvent =
   | CallStartedEvent
   | CallHeldEvent
   | CallReleasedEvent
+  | CallThrottledEvent
   | CallProgressEvent
   | CallRetriedEvent
   | ApprovalRequestedEvent

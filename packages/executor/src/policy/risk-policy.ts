@@ -14,13 +14,16 @@ export interface ToolPolicy {
 /**
  * The handler for `ask` decisions: resolve `true` to run the call. `args` are the
  * resolved, validated arguments; `signal` fires if the run is cancelled meanwhile.
+ * `'defer'` leaves the decision to later: in a plan execution with `approvals` (an agent
+ * with a run journal) the call waits for a decision made outside the run
+ * (`agent.resume(runId, { approvals })`); elsewhere it is answered `approval_required`.
  */
 export type ApproveHandler = (
   spec: ToolSpec,
   call: ToolCall,
   args: JsonObject,
   context: { signal: AbortSignal },
-) => boolean | Promise<boolean>;
+) => boolean | 'defer' | Promise<boolean | 'defer'>;
 
 /** Options of {@link RiskPolicy}. */
 export interface RiskPolicyOptions {

@@ -44,6 +44,10 @@ export class CallNode {
   suspended = false;
   /** Milliseconds spent waiting for approval (not tool time). */
   approvalMs = 0;
+  /** True when it waits for a decision made outside the execution (or depends on a call that does). */
+  deferred = false;
+  /** The tool concurrency limits it holds a slot of while it runs. */
+  slots: readonly string[] | undefined = undefined;
 
   constructor(
     /** Position in add (plan) order: where its result goes. */

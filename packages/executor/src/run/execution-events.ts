@@ -4,6 +4,7 @@ import { EventChannel } from '../events/event-channel';
 import type {
   CallFinishedEvent,
   CallSkippedEvent,
+  CallThrottledEvent,
   ExecutorEvent,
   ExecutorEventHandler,
   PlanFinishedEvent,
@@ -165,5 +166,22 @@ export function callSkippedEvent(node: CallNode, result: ToolResult, at: number)
     errorCode: result.error_code ?? 'tool_error',
     error: result.error ?? '',
     result,
+  };
+}
+
+/** `call-throttled`: `node` waits for a slot of the tool limit `limit`. */
+export function throttledEvent(
+  node: CallNode,
+  limit: string,
+  limits: { capOf(limit: string): number } | undefined,
+  at: number,
+): CallThrottledEvent {
+  return {
+    type: 'call-throttled',
+    at,
+    callId: node.id,
+    toolName: node.toolName,
+    limit,
+    cap: limits?.capOf(limit) ?? 0,
   };
 }

@@ -1,4 +1,5 @@
 import type { ToolCall, ToolCallInput, ToolResult } from '@mtpx/protocol';
+import type { PlanApprovals } from '../approvals/plan-approvals';
 import type { ExecutorEvent, ExecutorEventHandler } from '../events/events';
 import type { AnyTool } from '../tools/toolkit';
 
@@ -52,6 +53,14 @@ export interface PlanExecutionOptions {
   knownResult?: KnownResultSource;
   /** Told each result of a call that ran, as it finishes (a run journal records it). */
   onResult?: ResultRecorder;
+  /**
+   * Approvals decided outside the execution: decisions already made (`decided`), and
+   * calls left pending (`pending`) when no approver is configured or the approver answers
+   * `'defer'` — such a call, and every call that depends on it, is answered
+   * `approval_required` (skipped, not told to `onResult`) while the others run on.
+   * Without it, an `ask` with no approver is answered `approval_required` for the model.
+   */
+  approvals?: PlanApprovals;
 }
 
 /**

@@ -52,6 +52,7 @@ export class Execution extends Scheduler implements PlanExecution {
       runId: options.runId,
       onEvent: options.onEvent,
       onResult: options.onResult,
+      approvals: options.approvals,
       plan,
     });
     this.#history = historyLookup(options.history);
@@ -274,12 +275,15 @@ export class Execution extends Scheduler implements PlanExecution {
 
   #link(node: CallNode, planned: PlannedCall | undefined): void {
     let failed: string | undefined;
+    let waitsOn: string | undefined;
     for (const target of node.targets) {
       const other = this.#byId.get(target);
       if (other !== undefined) {
         if (other.state !== CallState.Done) {
           other.dependents = appended(other.dependents, node);
           node.pending++;
+        } else if (other.deferred) {
+          waitsOn ??= target;
         } else if (failed === undefined && !(other.result as ToolResult).success) {
           failed = dependencyFailedMessage(node, target, other.result as ToolResult);
         }
@@ -308,6 +312,7 @@ export class Execution extends Scheduler implements PlanExecution {
       node.pending++;
     }
     if (failed !== undefined) this.skip(node, 'dependency_failed', failed);
+    else if (waitsOn !== undefined) this.deferDependent(node, waitsOn);
     else if (node.pending === 0) this.enqueue(node);
   }
 
@@ -320,6 +325,7 @@ export class Execution extends Scheduler implements PlanExecution {
       if (waiter.state === CallState.Done) continue;
       if (node.state !== CallState.Done) node.dependents = appended(node.dependents, waiter);
       else if ((node.result as ToolResult).success) this.prerequisiteDone(waiter);
+      else if (node.deferred) this.deferDependent(waiter, node.id);
       else this.skipDependent(waiter, node.id, node.result as ToolResult);
     }
   }

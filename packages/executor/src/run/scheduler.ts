@@ -1,12 +1,21 @@
 import type { JsonValue, ToolCall, ToolResult } from '@mtpx/protocol';
+import { pendingResult, waitingResult } from '../approvals/pending-results';
+import type { ApprovalRequest, PlanApprovals } from '../approvals/plan-approvals';
 import type { CallHost } from '../call/call-host';
 import { runCall } from '../call/call-runner';
 import { copiedResult, errorResult } from '../call/tool-results';
+import { ThrottledCalls } from '../concurrency/throttled-calls';
 import type { ExecutorEvent, ExecutorEventHandler } from '../events/events';
 import type { ExecutorServices } from '../executor-services';
 import type { ToolProgress } from '../tools/define-tool';
 import { appended, BatchGate, type CallNode, CallState } from './call-node';
-import { callFinishedEvent, callSkippedEvent, type PlanInfo, RunEvents } from './execution-events';
+import {
+  callFinishedEvent,
+  callSkippedEvent,
+  type PlanInfo,
+  RunEvents,
+  throttledEvent,
+} from './execution-events';
 import { cancelledMessage, dependencyFailedMessage } from './execution-messages';
 import { IdenticalCalls } from './identical-calls';
 import type { ResultRecorder } from './plan-execution-types';
@@ -16,6 +25,7 @@ export interface SchedulerOptions {
   runId: string | undefined;
   onEvent: ExecutorEventHandler | undefined;
   onResult: ResultRecorder | undefined;
+  approvals: PlanApprovals | undefined;
   plan: PlanInfo;
 }
 
@@ -29,6 +39,7 @@ export abstract class Scheduler implements CallHost {
   readonly runId: string | undefined;
   readonly signal: AbortSignal;
   readonly services: ExecutorServices;
+  readonly approvals: PlanApprovals | undefined;
   protected readonly controller = new AbortController();
   protected readonly startedAt = performance.now();
   protected readonly nodes: CallNode[] = [];
@@ -48,12 +59,23 @@ export abstract class Scheduler implements CallHost {
   readonly #justSettled: CallNode[] = [];
   /** Calls back from an approval wait, waiting for a concurrency slot (served first). */
   readonly #resuming: Array<{ node: CallNode; resolve: () => void }> = [];
+  /** Ready calls waiting for a slot of a full tool limit (when the executor has limits). */
+  readonly #throttled: ThrottledCalls | undefined;
 
   constructor(services: ExecutorServices, options: SchedulerOptions) {
     this.services = services;
     this.runId = options.runId;
     this.signal = this.controller.signal;
     this.onResult = options.onResult;
+    this.approvals = options.approvals;
+    const limits = services.toolConcurrency;
+    // Woken by the executor's tool limits when a slot frees up.
+    this.#throttled =
+      limits === undefined
+        ? undefined
+        : new ThrottledCalls(limits, () => {
+            if (!this.#draining && !this.propagating) this.pump();
+          });
     this.sink = new RunEvents(options.runId, options.onEvent, options.plan);
   }
 
@@ -67,6 +89,7 @@ export abstract class Scheduler implements CallHost {
   protected clearQueue(): void {
     this.#queue = [];
     this.#queueHead = 0;
+    this.#throttled?.clear();
   }
 
   /** Lets go of the identical-call index (the execution is done). */
@@ -165,6 +188,34 @@ export abstract class Scheduler implements CallHost {
     });
   }
 
+  /** Leaves a call waiting for a decision made outside the execution (internal). */
+  leavePending(node: CallNode, request: ApprovalRequest): void {
+    if (node.state !== CallState.Running) return;
+    node.deferred = true;
+    this.#callHook(() => this.approvals?.pending(request));
+    this.complete(node, pendingResult(node, request.approvalId));
+  }
+
+  /** A call that needs a call waiting for approval waits too: it is answered so, not run. */
+  protected deferDependent(node: CallNode, waitsOn: string): void {
+    if (this.aborted) {
+      this.skip(node, 'cancelled', cancelledMessage(false, this.abortReason));
+      return;
+    }
+    node.deferred = true;
+    const waiting = { callId: node.id, toolName: node.toolName, waitsOn };
+    this.#callHook(() => this.approvals?.waiting?.(waiting));
+    this.settle(node, waitingResult(node, waitsOn));
+  }
+
+  #callHook(hook: () => void): void {
+    try {
+      hook();
+    } catch (error) {
+      this.hookFailure(error);
+    }
+  }
+
   protected prerequisiteDone(node: CallNode): void {
     if (--node.pending === 0 && node.state === CallState.Waiting) this.enqueue(node);
   }
@@ -184,9 +235,10 @@ export abstract class Scheduler implements CallHost {
       this.#take(waiter.node);
       waiter.resolve();
     }
+    this.#throttled?.drain(this.#hasRoom, this.#dispatchNode, this.#throttle);
     while (this.#queueHead < this.#queue.length && this.#running < cap) {
       const node = this.#queue[this.#queueHead++] as CallNode;
-      if (node.state === CallState.Queued) this.#dispatch(node);
+      if (node.state === CallState.Queued) this.#dispatchOrThrottle(node);
     }
     if (this.#queueHead === this.#queue.length) {
       this.#queue.length = 0;
@@ -196,6 +248,19 @@ export abstract class Scheduler implements CallHost {
     this.completeIfDone();
   }
 
+  /** Dispatches `node`, unless a limit of its tool is full: then it waits for a slot. */
+  #dispatchOrThrottle(node: CallNode): void {
+    const full = this.#throttled?.take(node);
+    if (full === undefined) this.#dispatch(node);
+    else this.#throttle(node, full);
+  }
+
+  readonly #throttle = (node: CallNode, limit: string): void => {
+    (this.#throttled as ThrottledCalls).add(node, limit);
+    if (this.listening) this.sink.emit(throttledEvent(node, limit, this.#throttled, this.now()));
+  };
+  readonly #dispatchNode = (node: CallNode): void => this.#dispatch(node);
+  readonly #hasRoom = (): boolean => this.#running < this.services.concurrency;
   #dispatch(node: CallNode): void {
     node.state = CallState.Running;
     this.#running++;
@@ -239,7 +304,12 @@ export abstract class Scheduler implements CallHost {
     }
     node.controller = undefined;
     node.wake = undefined;
-    if (dispatched && this.onResult !== undefined && result.error_code !== 'cancelled') {
+    if (
+      dispatched &&
+      this.onResult !== undefined &&
+      result.error_code !== 'cancelled' &&
+      !node.deferred
+    ) {
       try {
         this.onResult(node.call as ToolCall, result);
       } catch (error) {
@@ -256,6 +326,11 @@ export abstract class Scheduler implements CallHost {
     }
     this.#justSettled.push(node);
     if (!this.propagating) this.propagate();
+    const slots = node.slots;
+    if (slots !== undefined) {
+      node.slots = undefined;
+      this.services.toolConcurrency?.give(slots);
+    }
   }
 
   protected propagate(): void {
@@ -269,6 +344,7 @@ export abstract class Scheduler implements CallHost {
         for (const dependent of dependents) {
           if (dependent.state === CallState.Done) continue;
           if (result.success) this.prerequisiteDone(dependent);
+          else if (node.deferred) this.deferDependent(dependent, node.id);
           else this.skipDependent(dependent, node.id, result);
         }
       }
@@ -281,6 +357,10 @@ export abstract class Scheduler implements CallHost {
       if (copies !== undefined) {
         for (const copy of copies) {
           if (copy.state === CallState.Done) continue;
+          if (node.deferred && !this.aborted) {
+            this.deferDependent(copy, node.id);
+            continue;
+          }
           // A cancelled run cancels each copy in its own right; otherwise it shares the outcome.
           this.settle(
             copy,
@@ -312,7 +392,7 @@ export abstract class Scheduler implements CallHost {
   }
 
   /** A hook threw: remembered, reported when the execution is done (as a throwing `onEvent`). */
-  protected hookFailure(error: unknown): void {
+  hookFailure(error: unknown): void {
     if (this.hookFailed) return;
     this.hookFailed = true;
     this.hookError = error;
