@@ -16,4 +16,18 @@ export {
   fromAiSdkTools,
 } from './tools/from-ai-sdk-tools';
 export { PRELIMINARY_OUTPUT_MESSAGE } from './tools/run-ai-sdk-tool';
+export type {
+  MtpxCallData,
+  MtpxDataTypes,
+  MtpxEdgeData,
+  MtpxRunData,
+  MtpxUIMessage,
+} from './ui/mtpx-data-parts';
+export {
+  type ToUIMessageStreamOptions,
+  type ToUIMessageStreamResponseOptions,
+  toUIMessageStream,
+  toUIMessageStreamResponse,
+} from './ui/to-ui-message-stream';
+export type { MtpxUIMessageChunk, UIChunkWriterOptions } from './ui/ui-chunk-writer';
 export { VERSION } from './version';

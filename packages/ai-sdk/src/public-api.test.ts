@@ -12,7 +12,18 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'type FromAiSdkToolsOptions',
     'fromLanguageModel',
     'type FromLanguageModelOptions',
+    'type MtpxCallData',
+    'type MtpxDataTypes',
+    'type MtpxEdgeData',
+    'type MtpxRunData',
+    'type MtpxUIMessage',
+    'type MtpxUIMessageChunk',
     'PRELIMINARY_OUTPUT_MESSAGE',
+    'toUIMessageStream',
+    'type ToUIMessageStreamOptions',
+    'toUIMessageStreamResponse',
+    'type ToUIMessageStreamResponseOptions',
+    'type UIChunkWriterOptions',
     'VERSION',
   ]);
 });
