@@ -112,8 +112,9 @@ function decidedOutcome(
   }
   if (answer === undefined) return undefined;
   if (answer.approved === true) return { kind: 'approved' };
-  const why = answer.reason === undefined || answer.reason === '' ? '' : `: ${answer.reason}`;
-  return refused('denied', `A person declined "${tool.name}"${why}. It was not run.`);
+  // Worded as an in-process approver's refusal, so the model reads the same either way.
+  const why = answer.reason === undefined || answer.reason === '' ? '' : ` (${answer.reason})`;
+  return refused('denied', `The approver declined "${tool.name}"${why}; it was not run.`);
 }
 
 async function askApprover(
