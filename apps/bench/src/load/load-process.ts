@@ -18,7 +18,9 @@ async function runLoad(request: LoadRequest): Promise<LoadReply> {
   });
   const instance = autocannon(
     {
-      url: request.url,
+      // autocannon takes several URLs and opens connection i to URL i mod n (its types
+      // name one).
+      url: request.url as string,
       method: request.method,
       headers: request.headers,
       ...(request.body === undefined ? {} : { body: request.body }),

@@ -1,7 +1,8 @@
 /** What the bench asks its load process to do: one autocannon run against `url`. */
 export interface LoadRequest {
   type: 'load';
-  url: string;
+  /** The target; with several, autocannon spreads the connections over them in turn. */
+  url: string | string[];
   method: 'POST' | 'GET';
   headers: Record<string, string>;
   body?: string;
