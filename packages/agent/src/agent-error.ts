@@ -38,7 +38,16 @@ export type AgentErrorCode =
   /** A provider broke the `Provider` contract (a stream that ended without `finish`). */
   | 'invalid_provider_response'
   /** A stream's events were iterated a second time (one consumer; use `onEvent` for more). */
-  | 'events_already_iterated';
+  | 'events_already_iterated'
+  /**
+   * `resume` got an approval decision the run never asked for, or whose signature is
+   * missing or wrong (forged): nothing ran.
+   */
+  | 'approval_invalid'
+  /** `resume` got a decision naming another call, tool or arguments than its approval: nothing ran. */
+  | 'approval_mismatch'
+  /** `resume` got a decision for an approval that was already decided (a replay): nothing ran. */
+  | 'approval_used';
 
 /**
  * The error the agent raises for the caller's mistakes and infrastructure failures. A

@@ -114,8 +114,20 @@ function outputOf(view: RunView, id: string): JsonValue | undefined {
   return undefined;
 }
 
-export function approvalAskedCall(call: CallView, at: number): CallView {
-  return { ...call, approvalAskedAt: at };
+export function approvalAskedCall(
+  call: CallView,
+  event: Of<'approval-requested'>,
+  at: number,
+): CallView {
+  const next: CallView = { ...call, approvalAskedAt: at };
+  if (typeof event.approvalId === 'string') next.approvalId = event.approvalId;
+  if (typeof event.reason === 'string') next.approvalReason = event.reason;
+  if (event.arguments !== undefined) next.resolvedArguments = event.arguments;
+  return next;
+}
+
+export function throttledCall(call: CallView, event: Of<'call-throttled'>, at: number): CallView {
+  return { ...call, throttledAt: call.throttledAt ?? at, throttledBy: event.limit };
 }
 
 export function approvalAnsweredCall(
@@ -124,6 +136,7 @@ export function approvalAnsweredCall(
   at: number,
 ): CallView {
   const next: CallView = { ...call, approvalAnsweredAt: at, approved: event.approved };
+  if (event.pending === true) next.approvalPending = true;
   if (call.approvalAskedAt !== undefined && call.approvalAnsweredAt === undefined)
     next.phases = [...call.phases, { kind: 'approval', startAt: call.approvalAskedAt, endAt: at }];
   return next;

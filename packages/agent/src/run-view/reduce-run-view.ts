@@ -14,6 +14,7 @@ import {
   retriedCall,
   skippedCall,
   startedCall,
+  throttledCall,
 } from './call-updates';
 import type { CallEvent, CallView, RoundSegment, RoundView, RunView } from './run-view';
 import { type UnknownEvent, unknownEvent } from './unknown-event';
@@ -123,7 +124,11 @@ export function reduceRunView(view: RunView, input: RunViewEvent): RunView {
         startedCall(call, at, round, base),
       );
     case 'approval-requested':
-      return withCall(base, event, event.callId, at, (call) => approvalAskedCall(call, at));
+      return withCall(base, event, event.callId, at, (call) =>
+        approvalAskedCall(call, event, at),
+      );
+    case 'call-throttled':
+      return withCall(base, event, event.callId, at, (call) => throttledCall(call, event, at));
     case 'approval-resolved':
       return withCall(base, event, event.callId, at, (call) =>
         approvalAnsweredCall(call, event, at),

@@ -38,6 +38,7 @@ export function unknownEventExample(): (event: AgentEvent) => string {
       case 'tool-call-ready':
       case 'call-held':
       case 'call-released':
+      case 'call-throttled':
       case 'plan-started':
       case 'call-started':
       case 'call-progress':

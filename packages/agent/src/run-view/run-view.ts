@@ -103,6 +103,15 @@ export interface CallView {
   approvalAskedAt?: number;
   approvalAnsweredAt?: number;
   approved?: boolean;
+  /** The approval request's id (`apr_…`), as the run's pending approvals name it. */
+  approvalId?: string;
+  /** Why it needs approval (`risk level destructive: …`). */
+  approvalReason?: string;
+  /** True when it waits for a decision made after the run stopped (`agent.resume`). */
+  approvalPending?: boolean;
+  /** When a concurrency limit of its tool kept it from starting, and which (`browser.*`). */
+  throttledAt?: number;
+  throttledBy?: string;
   /** The call's result, once finished or skipped. */
   result?: ToolResult;
   /** The output (`result.output`: `null` when it failed), once finished. */

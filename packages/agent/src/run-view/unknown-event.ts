@@ -37,6 +37,7 @@ export interface UnknownEvent {
  *     case 'tool-call-ready':
  *     case 'call-held':
  *     case 'call-released':
+ *     case 'call-throttled':
  *     case 'plan-started':
  *     case 'call-started':
  *     case 'call-progress':
