@@ -1,6 +1,6 @@
-import { copy, type Json, pieces, recordedChunks } from './recorded';
+import { copy, derivedIdsFor, type Json, pieces, recordedChunks } from './recorded';
 import { errorAnswer, type ReplayAnswer } from './replay-server';
-import { derivedIds, seedCalls } from './seed-calls';
+import { seedCalls } from './seed-calls';
 
 /**
  * The recorded Responses run of `openai-reasoning-encrypted-content.1.chunks.txt`
@@ -40,8 +40,8 @@ export function responsesSeedRound(): { events: Json[]; callIds: string[] } {
   const deltas = template.filter(
     (event) => event.type === 'response.function_call_arguments.delta',
   );
-  const callIds = derivedIds(String(recordedItem.call_id));
-  const itemIds = derivedIds(String(recordedItem.id));
+  const callIds = derivedIdsFor(String(recordedItem.call_id));
+  const itemIds = derivedIdsFor(String(recordedItem.id));
   const calls = seedCalls();
   const events: Json[] = [...head];
   const items: Json[] = [];

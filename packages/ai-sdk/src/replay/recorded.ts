@@ -29,3 +29,10 @@ export function pieces(text: string, size: number): string[] {
     result.push(text.slice(start, start + size));
   return result.length > 0 ? result : [''];
 }
+
+/** Ids for the seed's six calls from one recorded id: the recorded id, then `<id>_2` … `<id>_6`. */
+export function derivedIdsFor(recorded: string, count = 6): string[] {
+  return Array.from({ length: count }, (_, index) =>
+    index === 0 ? recorded : `${recorded}_${index + 1}`,
+  );
+}

@@ -35,10 +35,3 @@ export const SEED_QUESTION =
 /** The note the file tools read (written into a temporary folder by the tests). */
 export const SEED_NOTE =
   'Offsite budget, in thousands of euros: 15 + (4 × (18 − 6)) / 3.\nApproved by Ada on 2026-11-02.\n';
-
-/** Ids for six calls from one recorded id: the recorded id first, then `<id>_2` … `<id>_6`. */
-export function derivedIds(recorded: string, count = 6): string[] {
-  return Array.from({ length: count }, (_, index) =>
-    index === 0 ? recorded : `${recorded}_${index + 1}`,
-  );
-}

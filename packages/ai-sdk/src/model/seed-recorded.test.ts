@@ -1,0 +1,247 @@
+// The seed's `$ref` chain and independent file calls, from ONE recorded stream of each of
+// @ai-sdk/anthropic (Messages, extended thinking), @ai-sdk/google (Gemini 3's native
+// streamGenerateContent, thought signatures) and @ai-sdk/amazon-bedrock (ConverseStream in
+// AWS event-stream framing, Claude reasoning), through fromLanguageModel and a real MTPX
+// agent. The follow-up must carry the provider's reasoning data exactly: each replay
+// server refuses it otherwise, with the API's own error (checked here too).
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createGoogleGenerativeAI } from '@ai-sdk/google';
+import type { Message, Provider } from '@mtpx/protocol';
+import { ProviderError } from '@mtpx/providers';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  anthropicIssuedBlocks,
+  anthropicRecording,
+  anthropicRule,
+  anthropicSeedRound,
+  anthropicWire,
+  THINKING_FIRST_MESSAGE,
+} from '../replay/anthropic-replay';
+import {
+  bedrockRecording,
+  bedrockRule,
+  bedrockSeedRound,
+  bedrockWire,
+} from '../replay/bedrock-replay';
+import { googleRecording, googleRule, googleSeedRound, googleWire } from '../replay/google-replay';
+import type { Json } from '../replay/recorded';
+import { type ReplayApi, startRecordedReplay } from '../replay/recorded-replay';
+import type { ReplayServer } from '../replay/replay-server';
+import { SEED_NOTE, SEED_QUESTION } from '../replay/seed-calls';
+import { runSeed, SEED_OUTPUTS, type SeedRun } from '../replay/seed-run';
+import { fromLanguageModel } from './from-language-model';
+
+let server: ReplayServer | undefined;
+let run: SeedRun | undefined;
+afterEach(async () => {
+  await server?.close();
+  await run?.remove();
+  server = undefined;
+  run = undefined;
+});
+
+interface Case {
+  name: string;
+  api: ReplayApi;
+  seed: () => { events: Json[]; callIds?: string[] };
+  final: Json[];
+  finalText: string;
+  provider: (url: string) => Provider;
+  /** The reasoning data the second request carried, and what the first answer issued. */
+  carried: (body: Json, seed: Json[]) => { sent: unknown; issued: unknown };
+  /** The API's refusal of a follow-up without the reasoning data. */
+  refusal: (seed: Json[]) => { status: number; providerMessage: string };
+}
+
+const anthropicFinal = anthropicRecording('anthropic-clear-thinking.1.chunks.txt');
+const googleFinal = googleRecording('google-reasoning-gemini3.chunks.txt');
+const bedrockFinal = bedrockRecording('amazon-bedrock-reasoning.chunks.txt');
+
+const cases: Case[] = [
+  {
+    name: '@ai-sdk/anthropic (Messages, extended thinking)',
+    api: {
+      wire: anthropicWire,
+      headers: { 'content-type': 'text/event-stream' },
+      rule: anthropicRule,
+    },
+    seed: anthropicSeedRound,
+    final: anthropicFinal,
+    finalText: anthropicFinal
+      .flatMap((event) =>
+        (event.delta as Json | undefined)?.type === 'text_delta'
+          ? [String((event.delta as Json).text)]
+          : [],
+      )
+      .join(''),
+    provider: (url) =>
+      fromLanguageModel(
+        createAnthropic({ apiKey: 'test', baseURL: `${url}/v1` })('claude-sonnet-4-5'),
+        {
+          settings: {
+            providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
+          },
+        },
+      ),
+    carried: (body, seed) => {
+      const assistant = (body.messages as Json[]).find(
+        (message) => message.role === 'assistant',
+      ) as Json;
+      return { sent: (assistant.content as Json[])[0], issued: anthropicIssuedBlocks(seed)[0] };
+    },
+    refusal: () => ({ status: 400, providerMessage: THINKING_FIRST_MESSAGE(1, 'tool_use') }),
+  },
+  {
+    name: "@ai-sdk/google (Gemini 3's streamGenerateContent, thought signatures)",
+    api: { wire: googleWire, headers: { 'content-type': 'text/event-stream' }, rule: googleRule },
+    seed: googleSeedRound,
+    final: googleFinal,
+    finalText: googleFinal
+      .flatMap((chunk) =>
+        (
+          ((((chunk.candidates as Json[])[0] as Json).content as Json).parts as Json[]) ?? []
+        ).flatMap((part) =>
+          typeof part.text === 'string' && part.thought !== true ? [part.text] : [],
+        ),
+      )
+      .join(''),
+    provider: (url) =>
+      fromLanguageModel(
+        createGoogleGenerativeAI({ apiKey: 'test', baseURL: `${url}/v1beta` })(
+          'gemini-3-pro-preview',
+        ),
+      ),
+    carried: (body, seed) => {
+      const model = (body.contents as Json[]).find((content) => content.role === 'model') as Json;
+      const first = ((((seed[0] as Json).candidates as Json[])[0] as Json).content as Json)
+        .parts as Json[];
+      return {
+        sent: ((model.parts as Json[])[0] as Json).thoughtSignature,
+        issued: (first[0] as Json).thoughtSignature,
+      };
+    },
+    refusal: () => ({
+      status: 400,
+      providerMessage:
+        'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:calculator_subtract` , position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.',
+    }),
+  },
+  {
+    name: '@ai-sdk/amazon-bedrock (ConverseStream, Claude reasoning)',
+    api: {
+      wire: bedrockWire,
+      headers: { 'content-type': 'application/vnd.amazon.eventstream' },
+      rule: bedrockRule,
+    },
+    seed: bedrockSeedRound,
+    final: bedrockFinal,
+    finalText: bedrockFinal
+      .flatMap((event) => {
+        const text = (
+          ((event.contentBlockDelta as Json | undefined)?.delta as Json | undefined) ?? {}
+        ).text;
+        return typeof text === 'string' ? [text] : [];
+      })
+      .join(''),
+    provider: (url) =>
+      fromLanguageModel(
+        createAmazonBedrock({
+          region: 'us-east-1',
+          baseURL: url,
+          accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
+          secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
+        })('us.anthropic.claude-sonnet-4-5-20250929-v1:0'),
+        {
+          settings: {
+            providerOptions: {
+              bedrock: { reasoningConfig: { type: 'enabled', budgetTokens: 1024 } },
+            },
+          },
+        },
+      ),
+    carried: (body, seed) => {
+      const assistant = (body.messages as Json[]).find(
+        (message) => message.role === 'assistant',
+      ) as Json;
+      let text = '';
+      let signature = '';
+      for (const event of seed) {
+        const reasoning = (
+          ((event.contentBlockDelta as Json | undefined)?.delta as Json | undefined) ?? {}
+        ).reasoningContent as Json | undefined;
+        if (typeof reasoning?.text === 'string') text += reasoning.text;
+        if (typeof reasoning?.signature === 'string') signature += reasoning.signature;
+      }
+      return {
+        sent: ((assistant.content as Json[])[0] as Json).reasoningContent,
+        issued: { reasoningText: { text, signature } },
+      };
+    },
+    refusal: () => ({
+      status: 400,
+      providerMessage: `The model returned the following errors: ${THINKING_FIRST_MESSAGE(1, 'tool_use')}`,
+    }),
+  },
+];
+
+describe.each(cases)('$name through fromLanguageModel', (testCase) => {
+  it('runs the seed chain and the file calls of one recorded response in one tool round', async () => {
+    const seed = testCase.seed();
+    server = await startRecordedReplay(testCase.api, [
+      { events: seed.events },
+      { events: testCase.final },
+    ]);
+    run = await runSeed(testCase.provider(server.url));
+    expect(run.error).toBeUndefined();
+    expect(run.output?.finalText).toBe(testCase.finalText);
+    const results = run.output?.toolResults ?? [];
+    if (seed.callIds !== undefined)
+      expect(results.map((result) => result.call_id)).toEqual(seed.callIds);
+    expect(results.slice(0, 5).map((result) => result.output)).toEqual(SEED_OUTPUTS);
+    expect(results[5]?.success).toBe(true);
+    expect(await readFile(join(run.root, 'backup/notes.txt'), 'utf8')).toBe(SEED_NOTE);
+    expect(server.requests).toHaveLength(2);
+    expect(run.events.filter((event) => event.type === 'round-started')).toHaveLength(2);
+    const { sent, issued } = testCase.carried(server.requests[1]?.body ?? {}, seed.events);
+    expect(sent).toEqual(issued);
+  });
+
+  it('the replay server refuses a follow-up without the reasoning data, as the API does', async () => {
+    const seed = testCase.seed();
+    server = await startRecordedReplay(testCase.api, [
+      { events: seed.events },
+      { events: testCase.final },
+    ]);
+    const provider = testCase.provider(server.url);
+    const tools = [
+      {
+        name: 'calculator.subtract',
+        description: 'a − b',
+        input_schema: { type: 'object' as const },
+      },
+    ];
+    const messages: Message[] = [{ role: 'user', content: SEED_QUESTION }];
+    const turn = await provider.generate({ messages, tools });
+    expect(turn.message.tool_calls).toHaveLength(6);
+    expect(turn.message.provider_parts?.length).toBeGreaterThan(0);
+    const answered: Message[] = (turn.message.tool_calls ?? []).map((call) => ({
+      role: 'tool',
+      tool_call_id: call.id,
+      name: call.name,
+      content: '1',
+    }));
+    const { provider_parts: _dropped, ...withoutParts } = turn.message;
+    const failure = await provider
+      .generate({ messages: [...messages, withoutParts, ...answered], tools })
+      .catch((error: unknown) => error);
+    expect(ProviderError.isInstance(failure)).toBe(true);
+    expect(failure).toMatchObject({
+      code: 'api_error',
+      isRetryable: false,
+      ...testCase.refusal(seed.events),
+    });
+  });
+});
