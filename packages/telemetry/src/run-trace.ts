@@ -135,6 +135,7 @@ export class RunTrace {
         return false;
       case 'call-held':
       case 'call-released':
+      case 'call-throttled':
       case 'approval-requested':
       case 'approval-resolved':
         this.#callEvent(event);

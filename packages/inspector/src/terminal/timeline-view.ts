@@ -165,6 +165,7 @@ export class TimelineView {
       case 'tool-call-delta':
       case 'call-held':
       case 'call-released':
+      case 'call-throttled':
       case 'plan-started':
       case 'call-progress':
       case 'approval-requested':

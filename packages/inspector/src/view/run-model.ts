@@ -206,10 +206,38 @@ function laneMark(event: AgentCallView['events'][number]): CallView['lane'] {
       return [
         { at, type: 'held', label: typeof event.reason === 'string' ? event.reason : 'held' },
       ];
+    case 'call-throttled':
+      return [
+        {
+          at,
+          type: 'held',
+          label: `waits for a slot of ${String(event.limit)} (cap ${String(event.cap)})`,
+        },
+      ];
     case 'approval-requested':
-      return [{ at, type: 'approval', label: 'approval asked' }];
+      return [
+        {
+          at,
+          type: 'approval',
+          label:
+            typeof event.approvalId === 'string'
+              ? `approval asked (${event.approvalId})`
+              : 'approval asked',
+        },
+      ];
     case 'approval-resolved':
-      return [{ at, type: 'approval', label: event.approved === false ? 'denied' : 'approved' }];
+      return [
+        {
+          at,
+          type: 'approval',
+          label:
+            event.pending === true
+              ? 'waiting for approval'
+              : event.approved === false
+                ? 'denied'
+                : 'approved',
+        },
+      ];
     case 'call-retried':
       return [
         {
