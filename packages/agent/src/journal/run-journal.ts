@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, ToolResultSchema } from '@mtpx/protocol';
 import { z } from 'zod';
 import { AgentError } from '../agent-error';
+import { JournaledApprovalSchema } from '../approvals/pending-approval';
 import { RunRecordSchema, SessionSchema } from '../session/session';
 import type { JournalWriteOptions, RunLease } from './run-lease';
 
@@ -15,8 +16,11 @@ const isoDate = z.iso.datetime({ offset: true });
  */
 export const JournaledRunSchema = z.object({
   run_id: z.string().min(1),
-  /** `running` until the run ends; only a `running` run is resumed. */
-  status: z.enum(['running', 'finished', 'cancelled', 'failed']),
+  /**
+   * `running` until the run ends; `waiting` while it waits for approvals decided outside
+   * it (`pending_approvals`). Only a `running` or `waiting` run is resumed.
+   */
+  status: z.enum(['running', 'waiting', 'finished', 'cancelled', 'failed']),
   input: z.string(),
   session_id: z.string().optional(),
   user_id: z.string().optional(),
@@ -47,6 +51,10 @@ export const JournaledRunSchema = z.object({
   record: RunRecordSchema.optional(),
   started_at: isoDate,
   updated_at: isoDate,
+  /** The calls of the last turn that wait for a person's decision (a `waiting` run). */
+  pending_approvals: z.array(JournaledApprovalSchema).optional(),
+  /** Approval ids already decided: a decision acts once. */
+  used_approvals: z.array(z.string()).optional(),
   /** Successful saves so far (absent = 0: never stored), as for sessions. */
   version: z.number().int().nonnegative().optional(),
 });

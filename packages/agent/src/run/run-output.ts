@@ -1,4 +1,5 @@
 import type { Message, ToolResult, Usage } from '@mtpx/protocol';
+import type { PendingApproval } from '../approvals/pending-approval';
 
 /**
  * Why a run ended:
@@ -7,9 +8,17 @@ import type { Message, ToolResult, Usage } from '@mtpx/protocol';
  * - `tool_call_limit`: the model asked for more calls than `toolCallLimit` allows (the
  *   calls past the limit were answered with an error and not run);
  * - `cancelled`: the run's signal fired;
- * - `refusal`: the model refused (its turn's tool calls, if any, were not run).
+ * - `refusal`: the model refused (its turn's tool calls, if any, were not run);
+ * - `awaiting_approval`: calls wait for a person's decision (`pendingApprovals`) and
+ *   nothing else could run; `agent.resume(runId, { approvals })` goes on.
  */
-export type StopReason = 'final' | 'max_rounds' | 'tool_call_limit' | 'cancelled' | 'refusal';
+export type StopReason =
+  | 'final'
+  | 'max_rounds'
+  | 'tool_call_limit'
+  | 'cancelled'
+  | 'refusal'
+  | 'awaiting_approval';
 
 /** The readable reasoning of one round. */
 export interface RoundReasoning {
@@ -44,6 +53,12 @@ export interface RunOutput {
   reasoning?: RoundReasoning[];
   /** For `stopReason: "refusal"`: the model's refusal text or the API's explanation. */
   refusal?: string;
+  /**
+   * For `stopReason: "awaiting_approval"`: the calls that wait for a person's decision,
+   * what each would do and what waits on it. Answer them with
+   * `agent.resume(runId, { approvals })`, at once or one at a time.
+   */
+  pendingApprovals?: PendingApproval[];
   /** @deprecated Use {@link RunOutput.runId}; removed in the next minor. */
   run_id: string;
   /** @deprecated Use {@link RunOutput.finalText}; removed in the next minor. */

@@ -52,7 +52,7 @@ export const RunRecordSchema = z.object({
   /** `finished` (with a `stop_reason` other than cancelled), `cancelled`, or `failed`. */
   status: z.enum(['finished', 'cancelled', 'failed']),
   stop_reason: z
-    .enum(['final', 'max_rounds', 'tool_call_limit', 'cancelled', 'refusal'])
+    .enum(['final', 'max_rounds', 'tool_call_limit', 'cancelled', 'refusal', 'awaiting_approval'])
     .optional(),
   /** What failed, for a failed run. */
   error: z.string().optional(),
