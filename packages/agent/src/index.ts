@@ -40,6 +40,7 @@ export {
   type RunLease,
   RunLeaseError,
 } from './journal/run-lease';
+export type { AgentLeaseOptions } from './journal/run-lease-keeper';
 export type { AgentResumeOptions } from './journal/run-resume';
 export { type Agent, type AgentStream, createAgent } from './run/agent';
 export type { AgentExecutorOptions, AgentOptions, AgentRunOptions } from './run/agent-options';

@@ -12,6 +12,7 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'type AgentEventHandler',
     'type AgentExecutorEvent',
     'type AgentExecutorOptions',
+    'type AgentLeaseOptions',
     'type AgentOptions',
     'type AgentResumeOptions',
     'type AgentRunOptions',

@@ -11,6 +11,8 @@ import {
   journalFailed,
   type RunJournal,
 } from './run-journal';
+import type { JournalWriteOptions, RunLeaseError } from './run-lease';
+import type { RunLeaseKeeper } from './run-lease-keeper';
 
 /** Where a run stands, as the journal records it after each model turn. */
 export interface RunProgress {
@@ -24,7 +26,8 @@ export interface RunProgress {
 /**
  * One run's side of its journal (internal): saves the run after each model turn, records
  * each call's result as it finishes (the writes go on while other calls run; `flush`
- * waits for them), and answers the calls a resumed run finished before.
+ * waits for them), and answers the calls a resumed run finished before. Every write carries
+ * the run's lease token; a refused one declares the lease lost (which aborts the run).
  */
 export class RunJournalRecorder {
   readonly journal: RunJournal;
@@ -32,10 +35,17 @@ export class RunJournalRecorder {
   readonly #finished = new Map<string, ToolResult>();
   readonly #pending = new Set<Promise<void>>();
   #failure: AgentError | undefined;
+  readonly #lease: RunLeaseKeeper | undefined;
 
-  constructor(journal: RunJournal, run: JournaledRun, finished: readonly JournaledCall[] = []) {
+  constructor(
+    journal: RunJournal,
+    run: JournaledRun,
+    finished: readonly JournaledCall[] = [],
+    lease?: RunLeaseKeeper,
+  ) {
     this.journal = journal;
     this.#run = run;
+    this.#lease = lease;
     for (const call of finished) {
       this.#finished.set(keyOf(call.call_id, call.arguments_hash), call.result);
     }
@@ -57,24 +67,30 @@ export class RunJournalRecorder {
       progress: RunProgress;
       startedAt: string;
     },
+    lease?: RunLeaseKeeper,
   ): Promise<RunJournalRecorder> {
-    const recorder = new RunJournalRecorder(journal, {
-      run_id: run.runId,
-      status: 'running',
-      input: run.input,
-      ...(run.sessionId === undefined ? {} : { session_id: run.sessionId }),
-      ...(run.userId === undefined ? {} : { user_id: run.userId }),
-      ...(run.session === undefined ? {} : { session: run.session }),
-      settings: {
-        streaming: run.streaming,
-        eager_dispatch: run.eagerDispatch,
-        max_rounds: run.maxRounds,
-        tool_call_limit: Number.isFinite(run.toolCallLimit) ? run.toolCallLimit : null,
+    const recorder = new RunJournalRecorder(
+      journal,
+      {
+        run_id: run.runId,
+        status: 'running',
+        input: run.input,
+        ...(run.sessionId === undefined ? {} : { session_id: run.sessionId }),
+        ...(run.userId === undefined ? {} : { user_id: run.userId }),
+        ...(run.session === undefined ? {} : { session: run.session }),
+        settings: {
+          streaming: run.streaming,
+          eager_dispatch: run.eagerDispatch,
+          max_rounds: run.maxRounds,
+          tool_call_limit: Number.isFinite(run.toolCallLimit) ? run.toolCallLimit : null,
+        },
+        ...run.progress,
+        started_at: run.startedAt,
+        updated_at: run.startedAt,
       },
-      ...run.progress,
-      started_at: run.startedAt,
-      updated_at: run.startedAt,
-    });
+      [],
+      lease,
+    );
     await recorder.save({});
     return recorder;
   }
@@ -92,11 +108,24 @@ export class RunJournalRecorder {
     return hash === undefined ? undefined : this.finishedResult(call.id, hash);
   };
 
-  /** The executor's `onResult` hook: each result is journaled as its call finishes. */
+  /**
+   * The executor's `onResult` hook: each result is journaled as its call finishes. It runs
+   * before the calls that wait for this one start: a run whose lease ran out meanwhile
+   * (its process was paused) is stopped here, so they never start.
+   */
   readonly onResult: ResultRecorder = (call, result) => {
+    this.#lease?.check();
     const hash = journalArgumentsHash(call.name, call.arguments);
     if (hash !== undefined) this.recordCall(call.id, hash, result);
   };
+
+  /**
+   * True while the run surely holds its lease (checked by this process's clock); false —
+   * and the run aborted — once it is lost. Asked before a call is handed to the executor.
+   */
+  checkLease(): boolean {
+    return this.#lease?.check() ?? true;
+  }
 
   /** The result of a call this run finished before (a resumed run), if any. */
   finishedResult(callId: string, argumentsHash: string): ToolResult | undefined {
@@ -109,9 +138,10 @@ export class RunJournalRecorder {
     if (this.#finished.has(key)) return;
     this.#finished.set(key, result);
     const call: JournaledCall = { call_id: callId, arguments_hash: argumentsHash, result };
-    const write = this.journal.recordCall(this.runId, call).then(
+    const write = this.journal.recordCall(this.runId, call, this.#fence()).then(
       () => {},
       (error: unknown) => {
+        this.#leaseRefused(error);
         this.#failure ??= failure(`record the result of call "${callId}" of`, this.runId, error);
       },
     );
@@ -129,11 +159,24 @@ export class RunJournalRecorder {
   async save(changes: Partial<JournaledRun>): Promise<void> {
     const next: JournaledRun = { ...this.#run, ...changes, updated_at: new Date().toISOString() };
     try {
-      await this.journal.save(next);
+      await this.journal.save(next, this.#fence());
     } catch (error) {
+      this.#leaseRefused(error);
       throw failure('save', this.runId, error);
     }
     this.#run = { ...next, version: (next.version ?? 0) + 1 };
+  }
+
+  /** The fencing of this run's writes: its lease token. */
+  #fence(): JournalWriteOptions | undefined {
+    return this.#lease === undefined ? undefined : { leaseToken: this.#lease.token };
+  }
+
+  /** A write refused for a stale token: the lease is lost (the run is aborted). */
+  #leaseRefused(error: unknown): void {
+    if (AgentError.isInstance(error) && error.code === 'run_lease_lost') {
+      this.#lease?.markLost(error as RunLeaseError);
+    }
   }
 
   /** A model turn was taken: the run as it stands now. */

@@ -8,6 +8,8 @@ import {
   InMemoryRunJournal,
   InMemorySessionStore,
   type JournaledCall,
+  type JournalWriteOptions,
+  type RunLeaseError,
   type RunOutput,
 } from '../index';
 
@@ -59,13 +61,29 @@ function tools(sideEffects: Map<string, number>, gate: Promise<void>) {
   ];
 }
 
+/** The journal's clock: real time, plus what a test skips ahead (a lease "expires" at once). */
+function skippableClock() {
+  let skipped = 0;
+  return {
+    now: () => Date.now() + skipped,
+    /** Moves the journal's clock past every lease an agent took with the default 30 s. */
+    pastLeases: () => {
+      skipped += 60_000;
+    },
+  };
+}
+
 /** A journal that tells when a call's result is written. */
 class WatchedJournal extends InMemoryRunJournal {
   readonly recorded: string[] = [];
   #waiters: Array<() => void> = [];
 
-  override async recordCall(runId: string, call: JournaledCall): Promise<void> {
-    await super.recordCall(runId, call);
+  override async recordCall(
+    runId: string,
+    call: JournaledCall,
+    options?: JournalWriteOptions,
+  ): Promise<void> {
+    await super.recordCall(runId, call, options);
     this.recorded.push(call.call_id);
     for (const wake of this.#waiters.splice(0)) wake();
   }
@@ -89,7 +107,8 @@ describe('run journal and resume', () => {
       journal: new InMemoryRunJournal(),
     }).run('Book it.', { runId: 'run_reference' });
 
-    const journal = new WatchedJournal();
+    const clock = skippableClock();
+    const journal = new WatchedJournal({ now: clock.now });
     const sessionStore = new InMemorySessionStore();
     const firstEffects = new Map<string, number>();
     const abandoned = new AbortController();
@@ -116,6 +135,13 @@ describe('run journal and resume', () => {
       journal,
       sessionStore,
     });
+    // The first process still holds the run's lease: resuming is refused, naming it.
+    const held = await second.resume('run_1').catch((error: unknown) => error);
+    expect(held).toMatchObject({ code: 'run_lease_held', runId: 'run_1' });
+    expect((held as RunLeaseError).holder).toMatch(/:/);
+    expect(Date.parse((held as RunLeaseError).expiresAt as string)).toBeGreaterThan(clock.now());
+    // …until it expires (the first process is gone: it renews no more).
+    clock.pastLeases();
     const resumed = await second.resume('run_1', { onEvent: (event) => events.push(event) });
 
     expect(Object.fromEntries(firstEffects)).toEqual({ call_a: 1, call_b: 1 });
@@ -143,7 +169,7 @@ describe('run journal and resume', () => {
 
     // The abandoned process wakes up: it may not overwrite the run another process finished.
     abandoned.abort();
-    await expect(firstRun).rejects.toMatchObject({ code: 'run_journal_conflict' });
+    await expect(firstRun).rejects.toMatchObject({ code: 'run_lease_lost' });
     expect(await journal.get('run_1')).toMatchObject({ status: 'finished' });
   });
 
@@ -196,7 +222,8 @@ describe('run journal and resume', () => {
 
 describe('run journal and resume, streamed', () => {
   it('a streamed run that died before its model turn was complete asks the model again, and calls it repeats are not run again', async () => {
-    const journal = new WatchedJournal();
+    const clock = skippableClock();
+    const journal = new WatchedJournal({ now: clock.now });
     const firstEffects = new Map<string, number>();
     const scripted = scriptedProvider(script);
     // The first process dies while the model is still writing: the stream never finishes.
@@ -227,6 +254,7 @@ describe('run journal and resume, streamed', () => {
     expect(await journal.get('run_s')).toMatchObject({ rounds: 0, status: 'running' });
 
     const secondEffects = new Map<string, number>();
+    clock.pastLeases();
     const resumed = await createAgent({
       provider: scriptedProvider(script),
       tools: tools(secondEffects, open),
@@ -236,7 +264,7 @@ describe('run journal and resume, streamed', () => {
     expect(Object.fromEntries(firstEffects)).toEqual({ call_a: 1, call_b: 1 });
     expect(Object.fromEntries(secondEffects)).toEqual({ call_c: 1, call_d: 1 });
     abandoned.abort();
-    expect(await firstRun).toMatchObject({ code: 'run_journal_conflict' });
+    expect(await firstRun).toMatchObject({ code: 'run_lease_lost' });
   });
 });
 

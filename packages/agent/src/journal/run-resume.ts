@@ -16,6 +16,12 @@ export interface AgentResumeOptions {
   signal?: AbortSignal;
   /** Receives every event of the resumed part of the run (`run-started` has `resumed: true`). */
   onEvent?: AgentEventHandler;
+  /**
+   * When another process's lease on the run is live, wait up to this many milliseconds
+   * for it to expire or be released before refusing with `run_lease_held`. Default 0:
+   * refuse at once.
+   */
+  waitForLeaseMs?: number;
 }
 
 /** What the journal holds for a run `resume` was asked for. */

@@ -3,6 +3,7 @@ import type { Provider } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
 import type { AgentEventHandler } from '../events/agent-events';
 import type { RunJournal } from '../journal/run-journal';
+import type { AgentLeaseOptions } from '../journal/run-lease-keeper';
 import type { InMemorySessionStore } from '../session/in-memory-session-store';
 import type { SessionStore } from '../session/session';
 import type { ToolSearchOptions } from '../tool-search/tool-search-options';
@@ -69,6 +70,12 @@ export interface AgentOptions extends AgentExecutorOptions {
    * running a finished call again. Default: no journal.
    */
   journal?: RunJournal;
+  /**
+   * How a journaled run holds its lease (one owner per run): how long a lease lasts
+   * unless renewed (`ttlMs`, default 30 s, renewed every third) and the name other
+   * processes see in `run_lease_held` (`holder`, default `host:pid`).
+   */
+  lease?: AgentLeaseOptions;
   /**
    * Keep tools out of the request until the model finds them: a search tool is offered
    * instead (BM25 over names, descriptions and parameter names, or your own `index`), and

@@ -59,13 +59,34 @@ export class AgentRun {
   readonly #storage: RunStorage;
   /** A resumed run's last model turn, whose calls run (or are answered) first. */
   #resumedTurn: AssistantMessage | undefined;
+  /** Aborted by the caller's signal, or when the run's lease is lost: every call and model turn watches it. */
+  readonly #controller = new AbortController();
+  #detach: (() => void) | undefined;
 
   constructor(settings: RunSettings, request: RunRequest) {
     this.#settings = settings;
     this.#request = request;
     const { runId, input, sessionId, userId } = request;
-    const { sessionStore, journal } = settings;
-    this.#storage = new RunStorage({ runId, input, sessionId, userId, sessionStore, journal });
+    const { sessionStore, journal, lease } = settings;
+    const controller = this.#controller;
+    const external = request.signal;
+    if (external.aborted) controller.abort(external.reason);
+    else {
+      const onAbort = () => controller.abort(external.reason);
+      external.addEventListener('abort', onAbort, { once: true });
+      this.#detach = () => external.removeEventListener('abort', onAbort);
+    }
+    this.#storage = new RunStorage({
+      runId,
+      input,
+      sessionId,
+      userId,
+      sessionStore,
+      journal,
+      lease,
+      onLeaseLost: (error) => controller.abort(error),
+    });
+    if (request.resumed?.lease !== undefined) this.#storage.holdLease(request.resumed.lease);
     const handler = request.onEvent;
     this.#emit =
       handler === undefined
@@ -91,7 +112,8 @@ export class AgentRun {
     // The clock starts now: a run queued behind another of its session has not started.
     this.#startedAt = performance.now();
     this.#startedIso = new Date().toISOString();
-    const { input, runId, sessionId, userId, signal } = this.#request;
+    const { input, runId, sessionId, userId } = this.#request;
+    const signal = this.#controller.signal;
     const { provider, agentName, streaming, eagerDispatch } = this.#settings;
     this.#emit?.({
       type: 'run-started',
@@ -119,16 +141,24 @@ export class AgentRun {
       await this.#startJournal();
       const tools = await this.#settings.toolSpecs();
       const stopReason = await this.#loop(tools);
+      // A run that lost its lease stops with that error, whatever its loop made of the abort.
+      const lost = this.#storage.leaseLost;
+      if (lost !== undefined) throw lost;
       output = this.#output(stopReason);
       await this.#storage.save({
         progress: this.#progress(),
         startedAt: this.#startedIso,
         stopReason,
       });
-    } catch (error) {
+    } catch (thrown) {
+      const error = this.#storage.leaseLost ?? thrown;
       await this.#fail(error);
+      await this.#storage.releaseLease();
+      this.#detach?.();
       throw error;
     }
+    await this.#storage.releaseLease();
+    this.#detach?.();
     const durationMs = this.#now();
     if (output.stopReason === 'cancelled') {
       this.#emit?.({
@@ -147,7 +177,8 @@ export class AgentRun {
 
   async #loop(tools: ToolSpec[]): Promise<StopReason> {
     const { provider, systemPrompt, streaming, maxRounds } = this.#settings;
-    const { signal, runId } = this.#request;
+    const { runId } = this.#request;
+    const signal = this.#controller.signal;
     const journal = this.#storage.recorder;
     const { executor } = this.#settings;
     const budget = new CallBudget(this.#settings.toolCallLimit, this.#toolResults.length);

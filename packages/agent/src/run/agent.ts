@@ -4,6 +4,7 @@ import { EventChannel } from '@mtpx/executor/internal';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
 import type { AgentEvent, AgentEventHandler } from '../events/agent-events';
+import { leaseSettingsOf, RunLeaseKeeper } from '../journal/run-lease-keeper';
 import { type AgentResumeOptions, loadResumableRun } from '../journal/run-resume';
 import { InMemorySessionStore } from '../session/in-memory-session-store';
 import { checkSessionId, type SessionStore } from '../session/session';
@@ -61,7 +62,10 @@ export interface Agent {
    * finished are answered from the journal, the others run (with the same ids, so the
    * same idempotency keys), and the loop goes on from its last model turn. A run that had
    * ended resolves with its output at once; a failed or unknown one rejects with
-   * `run_not_resumable`, and one another process resumed first with `run_journal_conflict`.
+   * `run_not_resumable`. Resuming takes the run's lease: while another process's lease is
+   * live, it rejects with `run_lease_held` (a `RunLeaseError` naming the holder and the
+   * expiry; `waitForLeaseMs` waits for it), and the process that held it stops at its next
+   * renewal or journal write with `run_lease_lost`, its in-flight calls aborted.
    */
   resume(runId: string, options?: AgentResumeOptions): Promise<RunOutput>;
 }
@@ -104,6 +108,7 @@ export function createAgent(options: AgentOptions): Agent {
   const name = options.name;
   const agentHandler = checkHandler(options.onEvent);
   const journal = options.journal;
+  const lease = leaseSettingsOf(options.lease);
   const toolSearch = toolSearchOf(options.toolSearch, executor, provider);
 
   const offered = new WeakMap<ToolSpec, ToolSpec>();
@@ -149,6 +154,7 @@ export function createAgent(options: AgentOptions): Agent {
     sessionStore,
     agentName: name,
     journal,
+    lease,
     toolSearch,
     ...perRun,
   });
@@ -239,8 +245,28 @@ export function createAgent(options: AgentOptions): Agent {
       if (typeof runId !== 'string' || runId === '') {
         throw invalidOption(`resume needs a run id (a non-empty string), got ${String(runId)}.`);
       }
-      const resumable = await loadResumableRun(journal, sessionStore, runId);
-      if ('output' in resumable) return resumable.output;
+      const found = await loadResumableRun(journal, sessionStore, runId);
+      if ('output' in found) return found.output;
+      const waitMs = resumeOptions.waitForLeaseMs ?? 0;
+      if (typeof waitMs !== 'number' || !(waitMs >= 0)) {
+        throw invalidOption(`waitForLeaseMs must be a number ≥ 0, got ${String(waitMs)}.`);
+      }
+      const held = await RunLeaseKeeper.acquire(journal, runId, lease, {
+        waitMs,
+        ...(resumeOptions.signal === undefined ? {} : { signal: resumeOptions.signal }),
+      });
+      // Read again under the lease: the previous owner may have gone on (or ended) meanwhile.
+      let resumable: Awaited<ReturnType<typeof loadResumableRun>>;
+      try {
+        resumable = await loadResumableRun(journal, sessionStore, runId);
+      } catch (error) {
+        await held.release();
+        throw error;
+      }
+      if ('output' in resumable) {
+        await held.release();
+        return resumable.output;
+      }
       const { run: journaled } = resumable;
       const run = new AgentRun(
         runSettings({
@@ -256,7 +282,7 @@ export function createAgent(options: AgentOptions): Agent {
           sessionId: journaled.session_id,
           userId: journaled.user_id,
           onEvent: withAgentHandler(agentHandler, resumeOptions.onEvent),
-          resumed: resumable,
+          resumed: { ...resumable, lease: held },
         },
       );
       return inSessionOrder(journaled.session_id, () => run.execute());

@@ -159,6 +159,8 @@ export class RoundCalls {
       if (this.#entries[index] === undefined) this.ready(index, toolCall);
     });
     const normal = finishedNormally(finishReason);
+    // A run whose lease ran out meanwhile starts nothing more (the check aborts it).
+    this.#options.journal?.checkLease();
     let results: ToolResult[] = [];
     if (this.#options.eager) {
       const execution = this.#execution;
@@ -237,6 +239,7 @@ export class RoundCalls {
 
   /** Hands one call to the plan execution. */
   #hand(entry: Entry, execution: PlanExecution): void {
+    this.#options.journal?.checkLease();
     entry.position = this.#handed.push(entry) - 1;
     execution.add(entry.call);
   }

@@ -2,6 +2,7 @@ import type { Executor } from '@mtpx/executor';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
 import type { AgentEventHandler } from '../events/agent-events';
 import type { JournaledCall, JournaledRun, RunJournal } from '../journal/run-journal';
+import type { LeaseSettings, RunLeaseKeeper } from '../journal/run-lease-keeper';
 import type { SessionStore } from '../session/session';
 import type { ToolSearch } from '../tool-search/tool-search';
 import type { EagerDispatch } from './eager-dispatch';
@@ -24,6 +25,8 @@ export interface RunSettings {
   agentName: string | undefined;
   /** Where the run is journaled so that it can be resumed, if anywhere. */
   journal: RunJournal | undefined;
+  /** How a journaled run takes its lease. */
+  lease: LeaseSettings;
   /** Which tools are deferred and what each round offers, when tool search is on. */
   toolSearch?: ToolSearch | undefined;
 }
@@ -37,5 +40,5 @@ export interface RunRequest {
   userId: string | undefined;
   onEvent: AgentEventHandler | undefined;
   /** The run's journal entry and finished calls, when this is `agent.resume`. */
-  resumed?: { run: JournaledRun; calls: JournaledCall[] };
+  resumed?: { run: JournaledRun; calls: JournaledCall[]; lease?: RunLeaseKeeper };
 }

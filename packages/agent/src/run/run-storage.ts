@@ -1,6 +1,8 @@
 import { MtpxError, type ToolResult } from '@mtpx/protocol';
 import type { JournaledCall, JournaledRun, RunJournal } from '../journal/run-journal';
 import { RunJournalRecorder, type RunProgress } from '../journal/run-journal-recorder';
+import type { RunLeaseError } from '../journal/run-lease';
+import { type LeaseSettings, RunLeaseKeeper } from '../journal/run-lease-keeper';
 import { runRecord } from '../session/run-record';
 import { newSession, type RunRecord, type Session, type SessionStore } from '../session/session';
 import type { EagerDispatch } from './eager-dispatch';
@@ -15,6 +17,10 @@ export interface RunStorageOptions {
   sessionStore: SessionStore;
   /** Where the run is journaled so that it can be resumed, if anywhere. */
   journal: RunJournal | undefined;
+  /** How a journaled run takes its lease. */
+  lease: LeaseSettings;
+  /** Told when the run's lease is lost (the run aborts its calls). */
+  onLeaseLost: (error: RunLeaseError) => void;
 }
 
 /** What a new run's journal entry records of its settings. */
@@ -35,6 +41,7 @@ export class RunStorage {
   readonly #options: RunStorageOptions;
   #session: Session | undefined;
   #recorder: RunJournalRecorder | undefined;
+  #lease: RunLeaseKeeper | undefined;
   #saveAttempted = false;
 
   constructor(options: RunStorageOptions) {
@@ -44,6 +51,22 @@ export class RunStorage {
   /** The run's journal, once it is journaled. */
   get recorder(): RunJournalRecorder | undefined {
     return this.#recorder;
+  }
+
+  /** The error the run's lease was lost with, if it was. */
+  get leaseLost(): RunLeaseError | undefined {
+    return this.#lease?.lost;
+  }
+
+  /** Holds a resumed run's lease (taken by `agent.resume`) from now on: renewed, and lost as any. */
+  holdLease(lease: RunLeaseKeeper): void {
+    this.#lease = lease;
+    lease.start(this.#options.onLeaseLost);
+  }
+
+  /** Stops renewing the run's lease and releases it (once the run ended, whichever way). */
+  async releaseLease(): Promise<void> {
+    await this.#lease?.release();
   }
 
   /** The session's stored messages, or none when the run has no session (a new session has none). */
@@ -61,28 +84,30 @@ export class RunStorage {
     return run.session;
   }
 
-  /** Journals a new run (a run whose id is taken rejects with `run_journal_conflict`). */
+  /**
+   * Takes the new run's lease (`run_lease_held` when another process owns the id) and
+   * journals it (a run whose id is taken rejects with `run_journal_conflict`).
+   */
   async beginJournal(
     settings: JournaledSettings,
     progress: RunProgress,
     startedAt: string,
   ): Promise<void> {
-    const { journal } = this.#options;
+    const { journal, runId } = this.#options;
     if (journal === undefined) return;
-    this.#recorder = await RunJournalRecorder.begin(journal, {
-      ...this.#options,
-      ...settings,
-      session: this.#session,
-      progress,
-      startedAt,
-    });
+    this.holdLease(await RunLeaseKeeper.acquire(journal, runId, this.#options.lease));
+    this.#recorder = await RunJournalRecorder.begin(
+      journal,
+      { ...this.#options, ...settings, session: this.#session, progress, startedAt },
+      this.#lease,
+    );
   }
 
-  /** Claims a resumed run's journal entry (a second process resuming it then loses). */
+  /** Claims a resumed run's journal entry under its lease (a stale owner's writes are refused from now on). */
   async claimJournal(resumed: { run: JournaledRun; calls: JournaledCall[] }): Promise<void> {
     const { journal } = this.#options;
     if (journal === undefined) return;
-    this.#recorder = new RunJournalRecorder(journal, resumed.run, resumed.calls);
+    this.#recorder = new RunJournalRecorder(journal, resumed.run, resumed.calls, this.#lease);
     await this.#recorder.save({});
   }
 
@@ -113,14 +138,21 @@ export class RunStorage {
   /**
    * Keeps what a failed run did (calls may have run) in its session, unless saving is what
    * failed or another process took the run over; the run's own error wins over this one's.
+   * A journaled run that failed because its journal could not be written, or that lost its
+   * lease, is left `running` in its journal (resumable; its session learns how it ended
+   * from the resume).
    */
   async saveFailed(
     ended: { progress: RunProgress; startedAt: string },
     error: unknown,
   ): Promise<void> {
+    const code = MtpxError.isInstance(error) ? error.code : undefined;
     if (
       this.#saveAttempted ||
-      (MtpxError.isInstance(error) && error.code === 'run_journal_conflict')
+      code === 'run_journal_conflict' ||
+      code === 'run_lease_lost' ||
+      code === 'run_lease_held' ||
+      (code === 'run_journal_failed' && this.#recorder !== undefined)
     )
       return;
     await this.save({ ...ended, stopReason: undefined }, error).catch(() => {});
