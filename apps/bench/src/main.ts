@@ -11,6 +11,7 @@ import { remoteDagRow } from './rows/remote-dag';
 import { roundsSavedRow } from './rows/rounds-saved';
 import { schedulingRow } from './rows/scheduling';
 import { streamingDispatchRow } from './rows/streaming-dispatch';
+import { toolSearchRow } from './rows/tool-search';
 import { updateReadmeTable } from './support/readme-table';
 import { type BenchResults, machineInfo, type RowResult } from './support/results';
 import { renderFooter, renderTable } from './support/table';
@@ -24,6 +25,7 @@ const rowRunners: Record<number, (config: BenchConfig) => Promise<RowResult>> = 
   6: hashingRow,
   7: remoteDagRow,
   8: realisticToolsetRow,
+  9: toolSearchRow,
 };
 
 const options = parseCliOptions(process.argv.slice(2));
@@ -36,7 +38,7 @@ const startedAt = new Date();
 const rows: RowResult[] = [];
 for (const row of options.rows) {
   const runner = rowRunners[row];
-  if (!runner) throw new Error(`There is no row ${row}: the rows are 1 to 8.`);
+  if (!runner) throw new Error(`There is no row ${row}: the rows are 1 to 9.`);
   const started = performance.now();
   process.stderr.write(`row ${row}… `);
   rows.push(await runner(config));
