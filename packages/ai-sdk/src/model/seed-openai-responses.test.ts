@@ -4,7 +4,6 @@
 // or the replay server refuses it with the API's own 400.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createOpenAI } from '@ai-sdk/openai';
 import type { Message } from '@mtpx/protocol';
 import { ProviderError } from '@mtpx/providers';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -14,12 +13,12 @@ import {
   responsesSeedRound,
   responsesWire,
 } from '../replay/openai-responses-replay';
+import { PROVIDER_REPLAYS } from '../replay/provider-replays';
 import type { Json } from '../replay/recorded';
 import { type RecordedRound, startRecordedReplay } from '../replay/recorded-replay';
 import type { ReplayServer } from '../replay/replay-server';
 import { SEED_NOTE, SEED_QUESTION } from '../replay/seed-calls';
 import { runSeed, SEED_OUTPUTS, type SeedRun } from '../replay/seed-run';
-import { fromLanguageModel } from './from-language-model';
 
 let server: ReplayServer | undefined;
 let run: SeedRun | undefined;
@@ -36,13 +35,8 @@ const api = {
   rule: responsesRule,
 };
 
-function responsesModel(url: string) {
-  const provider = fromLanguageModel(
-    createOpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1` }).responses('gpt-5.1-codex-max'),
-    { settings: { providerOptions: { openai: { store: false } } } },
-  );
-  return provider;
-}
+const responsesModel = (url: string) =>
+  (PROVIDER_REPLAYS[0] as (typeof PROVIDER_REPLAYS)[number]).provider(url);
 
 const reasoningItemOf = (events: readonly Json[]) =>
   events
@@ -93,7 +87,9 @@ describe('@ai-sdk/openai (Responses) through fromLanguageModel', () => {
       {
         name: 'calculator.subtract',
         description: 'a − b',
-        input_schema: { type: 'object' as const },
+        input_schema: { type: 'object' },
+        tags: [],
+        risk_level: 'read_only' as const,
       },
     ];
     const messages: Message[] = [{ role: 'user', content: SEED_QUESTION }];

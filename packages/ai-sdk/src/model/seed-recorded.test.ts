@@ -6,33 +6,16 @@
 // server refuses it otherwise, with the API's own error (checked here too).
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createAmazonBedrock } from '@ai-sdk/amazon-bedrock';
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createGoogleGenerativeAI } from '@ai-sdk/google';
-import type { Message, Provider } from '@mtpx/protocol';
+import type { Message } from '@mtpx/protocol';
 import { ProviderError } from '@mtpx/providers';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  anthropicIssuedBlocks,
-  anthropicRecording,
-  anthropicRule,
-  anthropicSeedRound,
-  anthropicWire,
-  THINKING_FIRST_MESSAGE,
-} from '../replay/anthropic-replay';
-import {
-  bedrockRecording,
-  bedrockRule,
-  bedrockSeedRound,
-  bedrockWire,
-} from '../replay/bedrock-replay';
-import { googleRecording, googleRule, googleSeedRound, googleWire } from '../replay/google-replay';
+import { anthropicIssuedBlocks, THINKING_FIRST_MESSAGE } from '../replay/anthropic-replay';
+import { PROVIDER_REPLAYS, type ProviderReplay } from '../replay/provider-replays';
 import type { Json } from '../replay/recorded';
-import { type ReplayApi, startRecordedReplay } from '../replay/recorded-replay';
+import { startRecordedReplay } from '../replay/recorded-replay';
 import type { ReplayServer } from '../replay/replay-server';
 import { SEED_NOTE, SEED_QUESTION } from '../replay/seed-calls';
 import { runSeed, SEED_OUTPUTS, type SeedRun } from '../replay/seed-run';
-import { fromLanguageModel } from './from-language-model';
 
 let server: ReplayServer | undefined;
 let run: SeedRun | undefined;
@@ -43,49 +26,36 @@ afterEach(async () => {
   run = undefined;
 });
 
-interface Case {
-  name: string;
-  api: ReplayApi;
-  seed: () => { events: Json[]; callIds?: string[] };
-  final: Json[];
+interface Case extends ProviderReplay {
   finalText: string;
-  provider: (url: string) => Provider;
   /** The reasoning data the second request carried, and what the first answer issued. */
   carried: (body: Json, seed: Json[]) => { sent: unknown; issued: unknown };
   /** The API's refusal of a follow-up without the reasoning data. */
   refusal: (seed: Json[]) => { status: number; providerMessage: string };
 }
 
-const anthropicFinal = anthropicRecording('anthropic-clear-thinking.1.chunks.txt');
-const googleFinal = googleRecording('google-reasoning-gemini3.chunks.txt');
-const bedrockFinal = bedrockRecording('amazon-bedrock-reasoning.chunks.txt');
+const replay = (prefix: string): ProviderReplay => {
+  const found = PROVIDER_REPLAYS.find((each) => each.name.startsWith(prefix));
+  if (found === undefined) throw new Error(`no replay ${prefix}`);
+  return found;
+};
+const textOf = (values: unknown[]) => values.filter((value) => typeof value === 'string').join('');
+const anthropic = replay('@ai-sdk/anthropic');
+const google = replay('@ai-sdk/google');
+const bedrock = replay('@ai-sdk/amazon-bedrock');
+const bedrockDelta = (event: Json) =>
+  ((event.contentBlockDelta as Json | undefined)?.delta as Json | undefined) ?? {};
 
 const cases: Case[] = [
   {
-    name: '@ai-sdk/anthropic (Messages, extended thinking)',
-    api: {
-      wire: anthropicWire,
-      headers: { 'content-type': 'text/event-stream' },
-      rule: anthropicRule,
-    },
-    seed: anthropicSeedRound,
-    final: anthropicFinal,
-    finalText: anthropicFinal
-      .flatMap((event) =>
+    ...anthropic,
+    finalText: textOf(
+      anthropic.final.map((event) =>
         (event.delta as Json | undefined)?.type === 'text_delta'
-          ? [String((event.delta as Json).text)]
-          : [],
-      )
-      .join(''),
-    provider: (url) =>
-      fromLanguageModel(
-        createAnthropic({ apiKey: 'test', baseURL: `${url}/v1` })('claude-sonnet-4-5'),
-        {
-          settings: {
-            providerOptions: { anthropic: { thinking: { type: 'enabled', budgetTokens: 1024 } } },
-          },
-        },
+          ? (event.delta as Json).text
+          : undefined,
       ),
+    ),
     carried: (body, seed) => {
       const assistant = (body.messages as Json[]).find(
         (message) => message.role === 'assistant',
@@ -95,25 +65,14 @@ const cases: Case[] = [
     refusal: () => ({ status: 400, providerMessage: THINKING_FIRST_MESSAGE(1, 'tool_use') }),
   },
   {
-    name: "@ai-sdk/google (Gemini 3's streamGenerateContent, thought signatures)",
-    api: { wire: googleWire, headers: { 'content-type': 'text/event-stream' }, rule: googleRule },
-    seed: googleSeedRound,
-    final: googleFinal,
-    finalText: googleFinal
-      .flatMap((chunk) =>
-        (
-          ((((chunk.candidates as Json[])[0] as Json).content as Json).parts as Json[]) ?? []
-        ).flatMap((part) =>
-          typeof part.text === 'string' && part.thought !== true ? [part.text] : [],
-        ),
-      )
-      .join(''),
-    provider: (url) =>
-      fromLanguageModel(
-        createGoogleGenerativeAI({ apiKey: 'test', baseURL: `${url}/v1beta` })(
-          'gemini-3-pro-preview',
+    ...google,
+    finalText: textOf(
+      google.final.flatMap((chunk) =>
+        ((((chunk.candidates as Json[])[0] as Json).content as Json).parts as Json[]).map((part) =>
+          part.thought === true ? undefined : part.text,
         ),
       ),
+    ),
     carried: (body, seed) => {
       const model = (body.contents as Json[]).find((content) => content.role === 'model') as Json;
       const first = ((((seed[0] as Json).candidates as Json[])[0] as Json).content as Json)
@@ -130,54 +89,23 @@ const cases: Case[] = [
     }),
   },
   {
-    name: '@ai-sdk/amazon-bedrock (ConverseStream, Claude reasoning)',
-    api: {
-      wire: bedrockWire,
-      headers: { 'content-type': 'application/vnd.amazon.eventstream' },
-      rule: bedrockRule,
-    },
-    seed: bedrockSeedRound,
-    final: bedrockFinal,
-    finalText: bedrockFinal
-      .flatMap((event) => {
-        const text = (
-          ((event.contentBlockDelta as Json | undefined)?.delta as Json | undefined) ?? {}
-        ).text;
-        return typeof text === 'string' ? [text] : [];
-      })
-      .join(''),
-    provider: (url) =>
-      fromLanguageModel(
-        createAmazonBedrock({
-          region: 'us-east-1',
-          baseURL: url,
-          accessKeyId: 'AKIAIOSFODNN7EXAMPLE',
-          secretAccessKey: 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY',
-        })('us.anthropic.claude-sonnet-4-5-20250929-v1:0'),
-        {
-          settings: {
-            providerOptions: {
-              bedrock: { reasoningConfig: { type: 'enabled', budgetTokens: 1024 } },
-            },
-          },
-        },
-      ),
+    ...bedrock,
+    finalText: textOf(bedrock.final.map((event) => bedrockDelta(event).text)),
     carried: (body, seed) => {
       const assistant = (body.messages as Json[]).find(
         (message) => message.role === 'assistant',
       ) as Json;
-      let text = '';
-      let signature = '';
-      for (const event of seed) {
-        const reasoning = (
-          ((event.contentBlockDelta as Json | undefined)?.delta as Json | undefined) ?? {}
-        ).reasoningContent as Json | undefined;
-        if (typeof reasoning?.text === 'string') text += reasoning.text;
-        if (typeof reasoning?.signature === 'string') signature += reasoning.signature;
-      }
+      const reasoning = seed.map(
+        (event) => bedrockDelta(event).reasoningContent as Json | undefined,
+      );
       return {
         sent: ((assistant.content as Json[])[0] as Json).reasoningContent,
-        issued: { reasoningText: { text, signature } },
+        issued: {
+          reasoningText: {
+            text: textOf(reasoning.map((each) => each?.text)),
+            signature: textOf(reasoning.map((each) => each?.signature)),
+          },
+        },
       };
     },
     refusal: () => ({
@@ -220,7 +148,9 @@ describe.each(cases)('$name through fromLanguageModel', (testCase) => {
       {
         name: 'calculator.subtract',
         description: 'a − b',
-        input_schema: { type: 'object' as const },
+        input_schema: { type: 'object' },
+        tags: [],
+        risk_level: 'read_only' as const,
       },
     ];
     const messages: Message[] = [{ role: 'user', content: SEED_QUESTION }];
