@@ -32,6 +32,13 @@ const settings = {
   default: { referenceInstructions: true, referenceSchemas: 'auto', strictTools: false },
   referenceSchemas: { referenceInstructions: true, referenceSchemas: true, strictTools: false },
   strictTools: { referenceInstructions: true, referenceSchemas: 'auto', strictTools: true },
+  // Every tool deferred: the first request carries the search tool instead of the schemas.
+  toolSearch: {
+    referenceInstructions: true,
+    referenceSchemas: 'auto',
+    strictTools: false,
+    toolSearch: true,
+  },
 } as const;
 
 /** The first request our agent sends with these tools and settings, as the server recorded it. */
@@ -64,15 +71,17 @@ console.log(
 console.log('| --- | --- | --- | --- | --- |');
 for (const [name, make] of Object.entries(toolsets)) {
   const bare = count(await firstRequest(make(), 'bare'));
-  for (const setting of ['default', 'referenceSchemas', 'strictTools'] as const) {
+  for (const setting of ['default', 'referenceSchemas', 'strictTools', 'toolSearch'] as const) {
     const body = await firstRequest(make(), setting);
     const tools = Array.isArray(body.tools) ? body.tools.length : 0;
     const { o200k, anthropic } = count(body);
     const instructions = setting === 'default' ? 0 : count(await firstRequest(make(), 'default'));
     const perTool =
-      instructions === 0
-        ? '0 (the tools’ own schemas)'
-        : `${((o200k - instructions.o200k) / tools).toFixed(1)} / ${((anthropic - instructions.anthropic) / tools).toFixed(1)}`;
+      setting === 'toolSearch'
+        ? 'the search tool instead of every schema'
+        : instructions === 0
+          ? '0 (the tools’ own schemas)'
+          : `${((o200k - instructions.o200k) / tools).toFixed(1)} / ${((anthropic - instructions.anthropic) / tools).toFixed(1)}`;
     console.log(
       `| ${name} | ${setting} | ${tools} | ${o200k - bare.o200k} / ${anthropic - bare.anthropic} | ${perTool} |`,
     );
