@@ -1,7 +1,7 @@
 import type { ApprovalAnswer } from '@mtpx/executor';
 import { AgentError, type AgentErrorCode } from '../agent-error';
 import { type ApprovalSecret, signatureMatches } from './approval-signature';
-import type { JournaledApproval } from './pending-approval';
+import type { JournaledApproval, JournaledDecision } from './pending-approval';
 
 /**
  * A person's decision on one pending approval, for `agent.resume(runId, { approvals })`.
@@ -26,6 +26,48 @@ export interface ApprovalLedger {
   pending: readonly JournaledApproval[];
   /** Approval ids already decided. */
   used: readonly string[];
+}
+
+/** The ledger of a journaled run. */
+export function ledgerOf(run: {
+  run_id: string;
+  pending_approvals?: JournaledApproval[] | undefined;
+  approval_decisions?: JournaledDecision[] | undefined;
+}): ApprovalLedger {
+  return {
+    runId: run.run_id,
+    pending: run.pending_approvals ?? [],
+    used: (run.approval_decisions ?? []).map((decision) => decision.approval_id),
+  };
+}
+
+/** Every decision the journal holds, as answers by approval id. */
+export function journaledAnswers(
+  decisions: readonly JournaledDecision[] | undefined,
+): Map<string, ApprovalAnswer> {
+  const answers = new Map<string, ApprovalAnswer>();
+  for (const decision of decisions ?? []) answers.set(decision.approval_id, answerOf(decision));
+  return answers;
+}
+
+/** The journal's form of checked answers. */
+export function journaledDecisions(
+  answers: ReadonlyMap<string, ApprovalAnswer>,
+): JournaledDecision[] {
+  const decidedAt = new Date().toISOString();
+  return [...answers].map(([approvalId, answer]) => ({
+    approval_id: approvalId,
+    approved: answer.approved,
+    ...(answer.approved === false && answer.reason !== undefined ? { reason: answer.reason } : {}),
+    decided_at: decidedAt,
+  }));
+}
+
+function answerOf(decision: JournaledDecision): ApprovalAnswer {
+  if (decision.approved) return { approved: true };
+  return decision.reason === undefined
+    ? { approved: false }
+    : { approved: false, reason: decision.reason };
 }
 
 /**

@@ -26,6 +26,20 @@ export const JournaledApprovalSchema = z.object({
   signature: z.string().optional(),
 });
 
+/**
+ * A decision a resume took, as the run journal keeps it.
+ * @internal
+ */
+export const JournaledDecisionSchema = z.object({
+  approval_id: z.string().min(1),
+  approved: z.boolean(),
+  reason: z.string().optional(),
+  decided_at: z.iso.datetime({ offset: true }),
+});
+
+/** A decision as the journal keeps it. */
+export type JournaledDecision = z.infer<typeof JournaledDecisionSchema>;
+
 /** A pending approval as the journal keeps it. */
 export type JournaledApproval = z.infer<typeof JournaledApprovalSchema>;
 

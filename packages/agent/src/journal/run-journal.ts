@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { canonicalJson, ToolResultSchema } from '@mtpx/protocol';
 import { z } from 'zod';
 import { AgentError } from '../agent-error';
-import { JournaledApprovalSchema } from '../approvals/pending-approval';
+import { JournaledApprovalSchema, JournaledDecisionSchema } from '../approvals/pending-approval';
 import { RunRecordSchema, SessionSchema } from '../session/session';
 import type { JournalWriteOptions, RunLease } from './run-lease';
 
@@ -53,8 +53,11 @@ export const JournaledRunSchema = z.object({
   updated_at: isoDate,
   /** The calls of the last turn that wait for a person's decision (a `waiting` run). */
   pending_approvals: z.array(JournaledApprovalSchema).optional(),
-  /** Approval ids already decided: a decision acts once. */
-  used_approvals: z.array(z.string()).optional(),
+  /**
+   * Decisions taken by `resume`, by approval id: each acts once (a second decision for the
+   * same id is refused), and a resume after a crash applies them again.
+   */
+  approval_decisions: z.array(JournaledDecisionSchema).optional(),
   /** Successful saves so far (absent = 0: never stored), as for sessions. */
   version: z.number().int().nonnegative().optional(),
 });
