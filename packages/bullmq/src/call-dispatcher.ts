@@ -1,9 +1,15 @@
 import type { ToolProgress } from '@mtpx/executor';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { deadlineExceeded, jobLost, redisUnavailable, toProgress } from './dispatch-outcomes';
+import {
+  closedError,
+  deadlineExceeded,
+  jobLost,
+  redisUnavailable,
+  toProgress,
+} from './dispatch-outcomes';
 import { RemoteToolError } from './errors';
-import { jobPresence } from './job-presence';
+import { cancelJob, jobPresence } from './job-presence';
 import { bullConnection, ownClient, type ResolvedLocation } from './queue-names';
 import { stateProgress } from './remote-call-state';
 import { type CallJobData, type CallJobResult, parseJobResult } from './wire';
@@ -67,6 +73,8 @@ export class CallDispatcher {
   readonly #pending = new Map<string, PendingJob>();
   #started: Promise<Connected> | undefined;
   #connected: Connected | undefined;
+  /** What `#connect` has made so far (closed without waiting if the dispatcher closes first). */
+  readonly #connecting: Array<Redis | Queue | QueueEvents> = [];
   #online = false;
   #checking = false;
   #watch: ReturnType<typeof setInterval> | undefined;
@@ -82,15 +90,13 @@ export class CallDispatcher {
     return this.#start().then(() => undefined);
   }
 
-  /** Enqueues the call (at most once per job id) and resolves with the worker's answer. */
-  async dispatch(
-    jobId: string,
-    data: CallJobData,
-    options: DispatchOptions,
-  ): Promise<CallJobResult> {
-    const { queue } = await this.#start();
+  /**
+   * Enqueues the call (at most once per job id) and resolves with the worker's answer. Its
+   * deadline runs from now: connecting to Redis counts.
+   */
+  dispatch(jobId: string, data: CallJobData, options: DispatchOptions): Promise<CallJobResult> {
     const { signal } = options;
-    signal.throwIfAborted();
+    if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise<CallJobResult>((resolve, reject) => {
       const done = () => {
         clearTimeout(deadline);
@@ -133,7 +139,16 @@ export class CallDispatcher {
         finishedSeen: 0,
       };
       this.#pending.set(jobId, pending);
-      this.#enqueue(queue, jobId);
+      if (this.#connected !== undefined && !this.#closed) {
+        this.#enqueue(this.#connected.queue, jobId);
+        return;
+      }
+      this.#start().then(
+        ({ queue }) => {
+          if (this.#pending.get(jobId)?.epoch === 0) this.#enqueue(queue, jobId);
+        },
+        (error: unknown) => this.#settle(jobId, (each) => each.reject(error)),
+      );
     });
   }
 
@@ -173,20 +188,10 @@ export class CallDispatcher {
     this.cancel(jobId).catch(() => {}); // best effort: the run has moved on
   }
 
-  /**
-   * Cancels a job: marks it cancelled (a worker that picks it up later skips it), removes
-   * it if it is still waiting, and otherwise tells the workers to abort it. A cancelled
-   * call is not an answered one: dispatching it again (a resumed run) runs it afresh.
-   */
+  /** Cancels a job (see {@link cancelJob}). */
   async cancel(jobId: string): Promise<void> {
     const { queue, client } = await this.#start();
-    const job = await Job.fromId(queue, jobId);
-    if (job === undefined) return;
-    // The mark names the job's creation time: a later job with the same id is not cancelled.
-    const mark = String(job.timestamp);
-    await client.set(this.#location.cancelledKey(jobId), mark, 'EX', this.#settings.keepSeconds);
-    const removed = await queue.remove(jobId).catch(() => 0);
-    if (removed !== 1) await client.publish(this.#location.cancelChannel, jobId);
+    await cancelJob({ queue, client, location: this.#location, jobId }, this.#settings.keepSeconds);
   }
 
   /** Stops reading answers and closes the connections; calls still waiting reject (`closed`). */
@@ -194,27 +199,25 @@ export class CallDispatcher {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#watch);
-    const closed = new RemoteToolError({
-      code: 'closed',
-      message: 'The remote tools were closed.',
-    });
+    const closed = closedError();
     for (const jobId of [...this.#pending.keys()]) {
       this.#settle(jobId, (each) => each.reject(closed));
     }
-    if (this.#started === undefined) return;
-    const { queue, events, client } = await this.#started.catch(() => ({
-      queue: undefined,
-      events: undefined,
-      client: undefined,
-    }));
-    await Promise.allSettled([events?.close(), queue?.close(), client?.quit()]);
+    const connected = this.#connected;
+    if (connected === undefined) {
+      // Still connecting (Redis unreachable): drop what exists without waiting for Redis.
+      for (const made of this.#connecting) {
+        Promise.resolve(made.disconnect()).catch(() => {});
+      }
+      return;
+    }
+    const { queue, events, client } = connected;
+    await Promise.allSettled([events.close(), queue.close(), client.quit()]);
   }
 
   #start(): Promise<Connected> {
     if (this.#closed) {
-      return Promise.reject(
-        new RemoteToolError({ code: 'closed', message: 'The remote tools were closed.' }),
-      );
+      return Promise.reject(closedError());
     }
     this.#started ??= this.#connect();
     return this.#started;
@@ -223,6 +226,8 @@ export class CallDispatcher {
   async #connect(): Promise<Connected> {
     const { connection, queue: name, prefix } = this.#location;
     const client = ownClient(connection);
+    this.#connecting.push(client);
+    client.on('error', () => {}); // ioredis reconnects; lost and returning connections are call states
     const last = (await client.xrevrange(`${prefix}:${name}:events`, '+', '-', 'COUNT', 1)) as [
       string,
       string[],
@@ -232,6 +237,7 @@ export class CallDispatcher {
       prefix,
       lastEventId: last[0]?.[0] ?? '0-0',
     });
+    this.#connecting.push(events);
     events.on('error', () => {}); // BullMQ reconnects by itself; a waiting call is not failed by a blip
     events.on('completed', ({ jobId, returnvalue }) => {
       this.#answer(jobId, returnvalue);
@@ -248,8 +254,10 @@ export class CallDispatcher {
       this.#recheck(jobId);
     });
     const queue = new Queue(name, { connection: bullConnection(this.#location), prefix });
+    this.#connecting.push(queue);
     queue.on('error', () => {});
     await Promise.all([events.waitUntilReady(), queue.waitUntilReady()]);
+    if (this.#closed) throw closedError();
     const connected = { queue, events, client };
     this.#connected = connected;
     this.#watchConnection(client);

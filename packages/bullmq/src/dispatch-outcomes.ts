@@ -2,6 +2,11 @@ import type { ToolProgress } from '@mtpx/executor';
 import { isJsonObject } from '@mtpx/protocol';
 import { RemoteToolError } from './errors';
 
+/** The error of calls still waiting when the remote tools close. */
+export function closedError(): RemoteToolError {
+  return new RemoteToolError({ code: 'closed', message: 'The remote tools were closed.' });
+}
+
 /** The error of a call whose job vanished from Redis while it waited. */
 export function jobLost(): RemoteToolError {
   return new RemoteToolError({

@@ -1,4 +1,6 @@
+import { Job, type Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
+import type { ResolvedLocation } from './queue-names';
 
 /** What one look at the waited-for jobs in Redis found. */
 export interface JobPresence {
@@ -31,4 +33,22 @@ export async function jobPresence(
     else if (fields[1] !== null) presence.finished.push(jobId);
   }
   return presence;
+}
+
+/**
+ * Cancels a job: marks it cancelled (a worker that picks it up later skips it), removes it
+ * if it is still waiting, and otherwise tells the workers to abort it. A cancelled call is
+ * not an answered one: dispatching it again (a resumed run) runs it afresh.
+ */
+export async function cancelJob(
+  where: { queue: Queue; client: Redis; location: ResolvedLocation; jobId: string },
+  keepSeconds: number,
+): Promise<void> {
+  const { queue, client, location, jobId } = where;
+  const job = await Job.fromId(queue, jobId);
+  if (job === undefined) return;
+  // The mark names the job's creation time: a later job with the same id is not cancelled.
+  await client.set(location.cancelledKey(jobId), String(job.timestamp), 'EX', keepSeconds);
+  const removed = await queue.remove(jobId).catch(() => 0);
+  if (removed !== 1) await client.publish(location.cancelChannel, jobId);
 }

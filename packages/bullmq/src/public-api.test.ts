@@ -8,6 +8,9 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'createRemoteTools',
     'type QueueLocation',
     'type RedisConnection',
+    'type RemoteCallState',
+    'type RemoteCallStateName',
+    'remoteCallStateOf',
     'RemoteToolError',
     'type RemoteToolErrorCode',
     'type RemoteTools',
@@ -16,6 +19,8 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'RetryableCallError',
     'startToolWorker',
     'type ToolWorker',
+    'type ToolWorkerClosed',
+    'type ToolWorkerCloseOptions',
     'type ToolWorkerOptions',
     'VERSION',
   ]);

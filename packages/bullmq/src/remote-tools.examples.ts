@@ -1,7 +1,8 @@
 // Type-checked examples shown in the TSDoc of `remote-tools.ts` and `tool-worker.ts`
 // (scripts/docs/examples.mjs).
-import { type AnyTool, createExecutor } from '@mtpx/executor';
+import { type AnyTool, createExecutor, type ExecutorEvent } from '@mtpx/executor';
 import type { ToolCallInput } from '@mtpx/protocol';
+import { remoteCallStateOf } from './remote-call-state';
 import { createRemoteTools } from './remote-tools';
 import { startToolWorker } from './tool-worker';
 
@@ -24,6 +25,17 @@ export async function startToolWorkerExample(search: AnyTool) {
     tools: [search],
     concurrency: 8,
   });
-  process.on('SIGTERM', () => void worker.close());
+  // SIGTERM and SIGINT close it gracefully; or, in your own shutdown:
+  await worker.close({ deadlineMs: 10_000 });
   //#endregion startToolWorker
+}
+
+export function remoteCallStateOfExample() {
+  //#region remoteCallStateOf
+  const onEvent = (event: ExecutorEvent) => {
+    const remoteState = remoteCallStateOf(event);
+    if (remoteState) console.log(event.type, remoteState.state, remoteState.jobId);
+  };
+  //#endregion remoteCallStateOf
+  return onEvent;
 }

@@ -11,6 +11,7 @@ import {
 import { RetryableCallError, retryDelayOf } from './retry-delay';
 import { type CallJobData, type CallJobResult, parseJobData } from './wire';
 import { runAttempt } from './worker-call';
+import { CallsInFlight, handBack, type ToolWorkerClosed } from './worker-shutdown';
 
 const cancelledMessage = 'The run cancelled this call.';
 
@@ -35,14 +36,39 @@ export interface ToolWorkerOptions extends QueueLocation {
   retryBackoff?: RetryBackoff;
   /** Receives the worker's infrastructure errors (lost connection, lost lock). Default: `console.error`. */
   onError?: (error: Error) => void;
+  /**
+   * How long a closing worker lets its running calls finish, in milliseconds; those still
+   * running then are handed back to the queue (their `signal` aborts; another worker runs
+   * them). Default 25,000 (below Kubernetes' 30 s grace period). `close({ deadlineMs })`
+   * overrides it.
+   */
+  shutdownDeadlineMs?: number;
+  /**
+   * Signals on which the worker closes gracefully ({@link ToolWorker.close}); when it has
+   * closed, the signal is raised again if nothing else listens for it, so the process ends
+   * as it would have. A second signal while closing hands the running calls back at once.
+   * Default `['SIGTERM', 'SIGINT']`; `[]` installs no handler.
+   */
+  shutdownSignals?: readonly NodeJS.Signals[];
+}
+
+/** Options of {@link ToolWorker.close}. */
+export interface ToolWorkerCloseOptions {
+  /** In place of `shutdownDeadlineMs`: how long running calls may take before they are handed back. */
+  deadlineMs?: number;
 }
 
 /** A running worker, made by {@link startToolWorker}. */
 export interface ToolWorker {
   /** The BullMQ worker underneath (for its events and metrics). */
   readonly worker: Worker<CallJobData, CallJobResult>;
-  /** Stops taking calls, waits for the running ones, and disconnects. */
-  close(): Promise<void>;
+  /**
+   * Stops taking calls at once, lets the running ones finish until the deadline, hands back
+   * those still running then (to the front of the queue, their attempts unchanged: no call
+   * lost, none answered twice), and disconnects. Resolves with what it did; a second call
+   * joins the first (a shorter deadline then applies).
+   */
+  close(options?: ToolWorkerCloseOptions): Promise<ToolWorkerClosed>;
 }
 
 /**
@@ -60,7 +86,8 @@ export interface ToolWorker {
  *   tools: [search],
  *   concurrency: 8,
  * });
- * process.on('SIGTERM', () => void worker.close());
+ * // SIGTERM and SIGINT close it gracefully; or, in your own shutdown:
+ * await worker.close({ deadlineMs: 10_000 });
  * ```
  */
 export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolWorker> {
@@ -79,16 +106,21 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   if (!(Number.isInteger(maxStalls) && maxStalls >= 1)) {
     throw invalid(`maxStalls must be a positive integer, got ${String(maxStalls)}.`);
   }
+  const shutdownDeadlineMs = checkDeadline(options.shutdownDeadlineMs ?? 25_000);
+  const shutdownSignals = options.shutdownSignals ?? ['SIGTERM', 'SIGINT'];
+  const inFlight = new CallsInFlight();
   const registry = new ToolRegistry(options.tools);
   const validator = new ArgumentValidator();
   const client = ownClient(location.connection);
   const subscriber = ownClient(location.connection);
   const onError =
     options.onError ?? ((error: Error) => console.error('[@mtpx/bullmq worker]', error));
+  client.on('error', onError);
+  subscriber.on('error', onError);
 
   const processor = async (
     job: Job<CallJobData, CallJobResult>,
-    _token?: string,
+    token?: string,
     signal?: AbortSignal,
   ): Promise<CallJobResult> => {
     let data: CallJobData;
@@ -112,14 +144,21 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
       return { ok: false, code: 'unknown_tool', message };
     }
     const attempt = job.attemptsMade + 1;
-    const outcome = await runAttempt(tool, data, {
-      attempt,
-      signal: signal ?? new AbortController().signal,
-      validator,
-      reportProgress: (progress) => {
-        job.updateProgress(progress).catch(() => {}); // progress is advisory
-      },
-    });
+    const jobId = job.id as string;
+    let outcome: Awaited<ReturnType<typeof runAttempt>>;
+    try {
+      outcome = await runAttempt(tool, data, {
+        attempt,
+        signal: inFlight.begin(jobId, signal),
+        validator,
+        reportProgress: (progress) => {
+          job.updateProgress(progress).catch(() => {}); // progress is advisory
+        },
+      });
+    } finally {
+      // Synchronously after the attempt: a call handed back by a closing worker is not answered.
+      if (inFlight.finish(jobId, signal)) await handBack(job, token);
+    }
     // A cancelled call fails its job: it has no answer, and a later dispatch runs it afresh.
     if (signal?.aborted) throw new UnrecoverableError(cancelledMessage);
     if (outcome.retryable && attempt < (job.opts.attempts ?? 1)) {
@@ -143,11 +182,47 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   });
   await subscriber.subscribe(location.cancelChannel);
   await worker.waitUntilReady();
-  return {
-    worker,
-    close: async () => {
-      await worker.close();
-      await Promise.allSettled([subscriber.quit(), client.quit()]);
-    },
+
+  let closed: Promise<ToolWorkerClosed> | undefined;
+  const handBackAfter = (deadlineMs: number) => {
+    const timer = setTimeout(() => inFlight.handBackAll(), deadlineMs);
+    return () => clearTimeout(timer);
   };
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closed !== undefined) return inFlight.handBackAll(); // a second signal: now
+    void close().then(() => {
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    });
+  };
+  for (const signal of shutdownSignals) process.on(signal, onSignal);
+  const close = (closeOptions: ToolWorkerCloseOptions = {}): Promise<ToolWorkerClosed> => {
+    const deadlineMs = checkDeadline(closeOptions.deadlineMs ?? shutdownDeadlineMs);
+    if (closed !== undefined) {
+      const stop = handBackAfter(deadlineMs);
+      return closed.finally(stop);
+    }
+    for (const signal of shutdownSignals) process.off(signal, onSignal);
+    inFlight.closing();
+    const stop = handBackAfter(deadlineMs);
+    closed = (async () => {
+      try {
+        await worker.close(); // takes no new call; waits for the running ones (or their hand-back)
+      } finally {
+        stop();
+        await Promise.allSettled([subscriber.quit(), client.quit()]);
+      }
+      return inFlight.report;
+    })();
+    return closed;
+  };
+  return { worker, close };
+}
+
+function checkDeadline(deadlineMs: number): number {
+  if (!(Number.isInteger(deadlineMs) && deadlineMs >= 0)) {
+    throw invalid(
+      `A shutdown deadline must be a non-negative integer of milliseconds, got ${String(deadlineMs)}.`,
+    );
+  }
+  return deadlineMs;
 }

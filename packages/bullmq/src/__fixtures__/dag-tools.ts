@@ -13,7 +13,8 @@ return 0`;
  * The side-effect tool of the crash tests, shared by the test and its worker processes:
  * each attempt counts itself (`attempts`), applies its effect once per idempotency key
  * (SET NX and the count in one script — a second attempt of the same call finds it applied), reports progress with
- * its process id, then holds the call for `ms` (so a kill lands mid-call) and answers.
+ * its process id, then holds the call for `ms` (so a kill lands mid-call), counts itself
+ * `completed` unless its signal aborted first, and answers.
  */
 export function effectTool(redis: Redis, prefix: string) {
   return defineTool({
@@ -27,13 +28,15 @@ export function effectTool(redis: Redis, prefix: string) {
       // the mark without the effect).
       await redis.eval(applyOnce, 2, `${prefix}:effect:${idempotencyKey}`, `${prefix}:effects`, call.id);
       reportProgress({ message: 'effect applied', data: { pid: process.pid } });
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, ms);
+      const finished = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(true), ms);
         signal.addEventListener('abort', () => {
           clearTimeout(timer);
-          resolve();
+          resolve(false);
         });
       });
+      // Bodies that ran to their end (not aborted: cancelled, or handed back by a closing worker).
+      if (finished) await redis.hincrby(`${prefix}:completed`, call.id, 1);
       return step;
     },
   });

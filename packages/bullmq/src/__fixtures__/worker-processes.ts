@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import type { WorkerProcessSettings } from './worker-process';
 
 const workerScript = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 
@@ -9,9 +10,10 @@ export async function startWorkerProcesses(
   count: number,
   prefix: string,
   queue: string,
+  settings: WorkerProcessSettings = {},
 ): Promise<ChildProcess[]> {
   const children = Array.from({ length: count }, () =>
-    fork(workerScript, [prefix, queue], {
+    fork(workerScript, [prefix, queue, JSON.stringify(settings)], {
       execArgv: ['--import', import.meta.resolve('tsx')],
       stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
     }),
