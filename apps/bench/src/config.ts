@@ -12,13 +12,18 @@ export interface BenchConfig {
   agents: { timeScale: number; repetitions: number };
   proxy: { durationSeconds: number; connections: number; repetitions: number };
   hashing: { sampleMs: number; repetitions: number };
-  /** Row 7: the DAG size, the worker process counts, calls each process runs at once, the hop chain. */
+  /**
+   * Row 7: the DAG size, the worker process counts, calls each process runs at once, the hop
+   * chain; the I/O-like DAG (latencies spread over `slowLatencyMs`) and its repetitions.
+   */
   remote: {
     size: number;
     workerCounts: number[];
     concurrency: number;
     chainLength: number;
     repetitions: number;
+    slowLatencyMs: [number, number];
+    slowRepetitions: number;
   };
 }
 
@@ -41,6 +46,8 @@ export const fullConfig: BenchConfig = {
     concurrency: 16,
     chainLength: 200,
     repetitions: 5,
+    slowLatencyMs: [50, 500],
+    slowRepetitions: 3,
   },
 };
 
@@ -60,5 +67,13 @@ export const quickConfig: BenchConfig = {
   agents: { timeScale: 0.05, repetitions: 3 },
   proxy: { durationSeconds: 0.2, connections: 4, repetitions: 3 },
   hashing: { sampleMs: 10, repetitions: 3 },
-  remote: { size: 16, workerCounts: [1, 2], concurrency: 4, chainLength: 10, repetitions: 3 },
+  remote: {
+    size: 16,
+    workerCounts: [1, 2],
+    concurrency: 4,
+    chainLength: 10,
+    repetitions: 3,
+    slowLatencyMs: [5, 50],
+    slowRepetitions: 1,
+  },
 };
