@@ -74,6 +74,6 @@ export const quickConfig: BenchConfig = {
     chainLength: 10,
     repetitions: 3,
     slowLatencyMs: [5, 50],
-    slowRepetitions: 1,
+    slowRepetitions: 3,
   },
 };
