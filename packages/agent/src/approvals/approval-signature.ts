@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson } from '@mtpx/protocol';
+import { AgentError } from '../agent-error';
 
 /** What an approval signature binds: the run, the call, the tool and the arguments' digest. */
 export interface SignedApprovalFields {
@@ -40,4 +41,22 @@ export function signatureMatches(
   const expected = Buffer.from(approvalSignature(secret, fields));
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** The agent's `approvalSecret`, checked: a string or bytes of at least 16 bytes. */
+export function approvalSecretOf(secret: unknown): ApprovalSecret | undefined {
+  if (secret === undefined) return undefined;
+  const length =
+    typeof secret === 'string'
+      ? Buffer.byteLength(secret)
+      : secret instanceof Uint8Array
+        ? secret.byteLength
+        : -1;
+  if (length < 16) {
+    throw new AgentError({
+      code: 'invalid_option',
+      message: 'approvalSecret must be a string or bytes of at least 16 bytes.',
+    });
+  }
+  return secret as ApprovalSecret;
 }

@@ -1,7 +1,12 @@
 import type { ApprovalAnswer, PlanApprovals } from '@mtpx/executor';
 import { findRefs } from '@mtpx/protocol';
 import { type ApprovalSecret, approvalSignature } from './approval-signature';
-import { type JournaledApproval, journaledApproval } from './pending-approval';
+import {
+  type JournaledApproval,
+  journaledApproval,
+  type PendingApproval,
+  pendingApproval,
+} from './pending-approval';
 
 /** What a run's approvals are made with. */
 export interface RunApprovalsOptions {
@@ -63,6 +68,11 @@ export class RunApprovals {
     return this.#pending.size > 0;
   }
 
+  /** The round's pending approvals as `RunOutput.pendingApprovals` shows them. */
+  pendingApprovals(): PendingApproval[] {
+    return this.pending().map((approval) => pendingApproval(this.#runId, approval));
+  }
+
   /**
    * The round's pending approvals, in the order they were asked for, each listing the calls
    * that wait on it (directly or through other waiting calls).
@@ -85,4 +95,12 @@ export class RunApprovals {
     }
     return list;
   }
+}
+
+/** A run's approvals when it is journaled (only a journaled run can wait for a person). */
+export function runApprovalsOf(
+  journaled: boolean,
+  options: RunApprovalsOptions,
+): RunApprovals | undefined {
+  return journaled ? new RunApprovals(options) : undefined;
 }

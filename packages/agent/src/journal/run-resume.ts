@@ -1,5 +1,6 @@
 import type { AssistantMessage, Message } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
+import type { ApprovalDecision } from '../approvals/approval-decisions';
 import type { AgentEventHandler } from '../events/agent-events';
 import { type RunOutput, runOutput } from '../run/run-output';
 import { newSession, type SessionStore } from '../session/session';
@@ -22,6 +23,13 @@ export interface AgentResumeOptions {
    * refuse at once.
    */
   waitForLeaseMs?: number;
+  /**
+   * Decisions on the run's pending approvals (`output.pendingApprovals`), all at once or
+   * some of them: approved calls run, denied ones are answered denied (the model reads the
+   * reason), undecided ones stay pending. Checked before anything runs; refused with
+   * `approval_invalid`, `approval_mismatch` or `approval_used`.
+   */
+  approvals?: ApprovalDecision[];
 }
 
 /** What the journal holds for a run `resume` was asked for. */
@@ -55,7 +63,7 @@ export async function loadResumableRun(
       message: `Run "${runId}" failed${run.record?.error ? ` (${run.record.error})` : ''}; a failed run is not resumed: start a new one.`,
     });
   }
-  if (run.status === 'running') {
+  if (run.status === 'running' || run.status === 'waiting') {
     const calls = await readJournal(`read the calls of run "${runId}" from`, () =>
       journal.calls(runId),
     );

@@ -1,6 +1,7 @@
 import { createExecutor, type Executor, type ExecutorOptions } from '@mtpx/executor';
 import type { Provider } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
+import type { ApprovalSecret } from '../approvals/approval-signature';
 import type { AgentEventHandler } from '../events/agent-events';
 import type { RunJournal } from '../journal/run-journal';
 import type { AgentLeaseOptions } from '../journal/run-lease-keeper';
@@ -70,6 +71,16 @@ export interface AgentOptions extends AgentExecutorOptions {
    * running a finished call again. Default: no journal.
    */
   journal?: RunJournal;
+  /**
+   * With a `journal`, a call whose policy asks for approval and that no `approve` handler
+   * decides (none is configured, or it answers `'defer'`) waits for a person: the run goes
+   * on with everything that does not need it, then stops with `stopReason:
+   * 'awaiting_approval'` and `pendingApprovals`; `resume(runId, { approvals })` goes on in
+   * any process with the journal. With this secret (16 bytes or more) each pending approval
+   * is signed (HMAC-SHA256 over run, call, tool and the arguments' digest) and a decision
+   * must hand the signature back.
+   */
+  approvalSecret?: ApprovalSecret;
   /**
    * How a journaled run holds its lease (one owner per run): how long a lease lasts
    * unless renewed (`ttlMs`, default 30 s, renewed every third) and the name other

@@ -3,6 +3,8 @@ import type { Executor, Tool } from '@mtpx/executor';
 import { EventChannel } from '@mtpx/executor/internal';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
+import { claimWithDecisions } from '../approvals/approval-resume';
+import { approvalSecretOf } from '../approvals/approval-signature';
 import type { AgentEvent, AgentEventHandler } from '../events/agent-events';
 import { leaseSettingsOf, RunLeaseKeeper } from '../journal/run-lease-keeper';
 import { type AgentResumeOptions, loadResumableRun } from '../journal/run-resume';
@@ -110,6 +112,7 @@ export function createAgent(options: AgentOptions): Agent {
   const journal = options.journal;
   const lease = leaseSettingsOf(options.lease);
   const toolSearch = toolSearchOf(options.toolSearch, executor, provider);
+  const approvalSecret = approvalSecretOf(options.approvalSecret);
 
   const offered = new WeakMap<ToolSpec, ToolSpec>();
   const toolSpecs = async (): Promise<ToolSpec[]> => {
@@ -156,6 +159,7 @@ export function createAgent(options: AgentOptions): Agent {
     journal,
     lease,
     toolSearch,
+    approvalSecret,
     ...perRun,
   });
 
@@ -267,7 +271,15 @@ export function createAgent(options: AgentOptions): Agent {
         await held.release();
         return resumable.output;
       }
-      const { run: journaled } = resumable;
+      // The decisions are checked under the lease, against the run as it stands now.
+      let claimed: ReturnType<typeof claimWithDecisions>;
+      try {
+        claimed = claimWithDecisions(resumable.run, resumeOptions.approvals, approvalSecret);
+      } catch (error) {
+        await held.release();
+        throw error;
+      }
+      const journaled = claimed.run;
       const run = new AgentRun(
         runSettings({
           maxRounds: journaled.settings.max_rounds,
@@ -282,7 +294,7 @@ export function createAgent(options: AgentOptions): Agent {
           sessionId: journaled.session_id,
           userId: journaled.user_id,
           onEvent: withAgentHandler(agentHandler, resumeOptions.onEvent),
-          resumed: { ...resumable, lease: held },
+          resumed: { ...resumable, run: journaled, lease: held, answers: claimed.answers },
         },
       );
       return inSessionOrder(journaled.session_id, () => run.execute());

@@ -2,6 +2,7 @@ import {
   type Executor,
   type ExecutorEvent,
   holdSideEffects,
+  type PlanApprovals,
   type PlanExecution,
   type PlanExecutionOptions,
 } from '@mtpx/executor';
@@ -47,6 +48,8 @@ export interface RoundCallsOptions {
   budget: CallBudget;
   /** The run's journal, when it has one: finished calls are answered from it, results recorded. */
   journal?: RunJournalRecorder | undefined;
+  /** Approvals decided outside the run, and calls left pending (a journaled run). */
+  approvals?: PlanApprovals | undefined;
   /** Sends an event (stamped by the run); `undefined` when nobody listens. */
   emit: ((event: AgentEvent) => void) | undefined;
   /** Milliseconds since the run started. */
@@ -265,6 +268,7 @@ export class RoundCalls {
         emit({ ...event, runId, round, executorAt: event.at, at: now() } as AgentEvent);
     }
     if (hold) options.hold = holdSideEffects;
+    if (this.#options.approvals !== undefined) options.approvals = this.#options.approvals;
     if (journal !== undefined) {
       options.knownResult = journal.knownResult;
       options.onResult = journal.onResult;

@@ -1,5 +1,6 @@
-import type { Executor } from '@mtpx/executor';
+import type { ApprovalAnswer, Executor } from '@mtpx/executor';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
+import type { ApprovalSecret } from '../approvals/approval-signature';
 import type { AgentEventHandler } from '../events/agent-events';
 import type { JournaledCall, JournaledRun, RunJournal } from '../journal/run-journal';
 import type { LeaseSettings, RunLeaseKeeper } from '../journal/run-lease-keeper';
@@ -27,6 +28,8 @@ export interface RunSettings {
   journal: RunJournal | undefined;
   /** How a journaled run takes its lease. */
   lease: LeaseSettings;
+  /** Signs pending approvals; decisions must carry the signature. */
+  approvalSecret?: ApprovalSecret | undefined;
   /** Which tools are deferred and what each round offers, when tool search is on. */
   toolSearch?: ToolSearch | undefined;
 }
@@ -40,5 +43,11 @@ export interface RunRequest {
   userId: string | undefined;
   onEvent: AgentEventHandler | undefined;
   /** The run's journal entry and finished calls, when this is `agent.resume`. */
-  resumed?: { run: JournaledRun; calls: JournaledCall[]; lease?: RunLeaseKeeper };
+  resumed?: {
+    run: JournaledRun;
+    calls: JournaledCall[];
+    lease?: RunLeaseKeeper;
+    /** Decisions on its approvals, checked, by approval id. */
+    answers?: ReadonlyMap<string, ApprovalAnswer>;
+  };
 }
