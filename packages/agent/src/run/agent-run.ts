@@ -8,7 +8,10 @@ import {
   type ToolSpec,
   toolMessageFromResult,
 } from '@mtpx/protocol';
+import { journalWaiting } from '../approvals/approval-resume';
+import { type RunApprovals, runApprovalsOf } from '../approvals/run-approvals';
 import type { AgentEvent } from '../events/agent-events';
+import { runStartedEvent } from '../events/run-started';
 import type { JournaledRun } from '../journal/run-journal';
 import type { RunProgress } from '../journal/run-journal-recorder';
 import { resumePoint } from '../journal/run-resume';
@@ -62,6 +65,8 @@ export class AgentRun {
   /** Aborted by the caller's signal, or when the run's lease is lost: every call and model turn watches it. */
   readonly #controller = new AbortController();
   #detach: (() => void) | undefined;
+  /** Decisions brought by a resume, and calls left for a person (a journaled run). */
+  readonly #approvals: RunApprovals | undefined;
 
   constructor(settings: RunSettings, request: RunRequest) {
     this.#settings = settings;
@@ -87,6 +92,11 @@ export class AgentRun {
       onLeaseLost: (error) => controller.abort(error),
     });
     if (request.resumed?.lease !== undefined) this.#storage.holdLease(request.resumed.lease);
+    this.#approvals = runApprovalsOf(journal !== undefined, {
+      runId,
+      secret: settings.approvalSecret,
+      ...(request.resumed?.answers === undefined ? {} : { answers: request.resumed.answers }),
+    });
     const handler = request.onEvent;
     this.#emit =
       handler === undefined
@@ -112,23 +122,9 @@ export class AgentRun {
     // The clock starts now: a run queued behind another of its session has not started.
     this.#startedAt = performance.now();
     this.#startedIso = new Date().toISOString();
-    const { input, runId, sessionId, userId } = this.#request;
+    const { input, runId } = this.#request;
     const signal = this.#controller.signal;
-    const { provider, agentName, streaming, eagerDispatch } = this.#settings;
-    this.#emit?.({
-      type: 'run-started',
-      runId,
-      at: this.#now(),
-      input,
-      provider: provider.name,
-      model: provider.model,
-      ...(agentName === undefined ? {} : { agentName }),
-      streaming,
-      eagerDispatch: streaming && eagerDispatch !== false,
-      ...(sessionId === undefined ? {} : { sessionId }),
-      ...(userId === undefined ? {} : { userId }),
-      ...(this.#request.resumed === undefined ? {} : { resumed: true }),
-    });
+    this.#emit?.(runStartedEvent(this.#settings, this.#request, this.#now()));
     let output: RunOutput;
     try {
       const resumed = this.#request.resumed;
@@ -145,11 +141,10 @@ export class AgentRun {
       const lost = this.#storage.leaseLost;
       if (lost !== undefined) throw lost;
       output = this.#output(stopReason);
-      await this.#storage.save({
-        progress: this.#progress(),
-        startedAt: this.#startedIso,
-        stopReason,
-      });
+      const progress = this.#progress();
+      if (stopReason === 'awaiting_approval') {
+        await journalWaiting(this.#storage.recorder, progress, this.#approvals?.pending() ?? []);
+      } else await this.#storage.save({ progress, startedAt: this.#startedIso, stopReason });
     } catch (thrown) {
       const error = this.#storage.leaseLost ?? thrown;
       await this.#fail(error);
@@ -210,6 +205,7 @@ export class AgentRun {
         safe: this.#settings.eagerDispatch === 'safe',
         budget,
         journal,
+        approvals: this.#approvals?.forRound(round),
         emit: this.#emit,
         now: this.#now,
         refuse: offered.refuse,
@@ -271,7 +267,9 @@ export class AgentRun {
       if (!refused && toolCalls.length > 0) {
         results = await calls.finish(toolCalls, turn.finishReason);
       }
-      this.#recordResults(results);
+      // Calls wait for a person: the turn stays unanswered until the run is resumed.
+      const waiting = this.#approvals?.hasPending === true && !signal.aborted;
+      if (!waiting) this.#recordResults(results);
       const at = this.#now();
       this.#emit?.({
         type: 'round-finished',
@@ -287,6 +285,7 @@ export class AgentRun {
         durationMs: at - roundStart,
         toolResults: results,
       });
+      if (waiting) return 'awaiting_approval';
       if (refused) return 'refusal';
       if (toolCalls.length === 0) return 'final';
       if (signal.aborted) return 'cancelled';
@@ -336,6 +335,9 @@ export class AgentRun {
       ...(this.#reasoning.length > 0 ? { reasoning: [...this.#reasoning] } : {}),
       ...(stopReason === 'refusal' && this.#refusal !== undefined
         ? { refusal: this.#refusal }
+        : {}),
+      ...(stopReason === 'awaiting_approval'
+        ? { pendingApprovals: this.#approvals?.pendingApprovals() ?? [] }
         : {}),
     });
   }
