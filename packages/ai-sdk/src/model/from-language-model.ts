@@ -1,3 +1,4 @@
+import type { LanguageModelV3ProviderTool } from '@ai-sdk/provider';
 import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
 import { createToolNameMapping, ProviderError } from '@mtpx/providers';
 import type { AiSdkCallSettings, AiSdkLanguageModel, StreamPart } from './language-model';
@@ -19,6 +20,13 @@ export interface FromLanguageModelOptions {
    * `providerOptions` (reasoning effort, thinking budget, `store`, …), `headers`, `toolChoice`.
    */
   settings?: AiSdkCallSettings;
+  /**
+   * Tools the API runs itself, by name, offered on every call beside the agent's tools:
+   * the AI SDK's provider tools as you pass them to `streamText`
+   * (`{ web_search: anthropic.tools.webSearch_20250305() }`). Their calls are announced
+   * (`server-tool-used`) and kept on the turn, never run here.
+   */
+  providerTools?: Record<string, { type: 'provider'; id: string; args?: unknown }>;
   /** The provider's name in events and errors; the model's `provider` by default. */
   name?: string;
 }
@@ -53,12 +61,20 @@ export function fromLanguageModel(
 ): Provider {
   const name = options.name ?? model.provider;
   const strict = options.strictTools === true;
+  const providerTools: LanguageModelV3ProviderTool[] = Object.entries(
+    options.providerTools ?? {},
+  ).map(([toolName, tool]) => ({
+    type: 'provider',
+    id: tool.id as `${string}.${string}`,
+    name: toolName,
+    args: (tool.args ?? {}) as Record<string, unknown>,
+  }));
 
   async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
     const names = createToolNameMapping(request.tools.map((tool) => tool.name));
     const context = { provider: name, signal: request.signal };
     const assembler = new AiSdkStreamAssembler({ ...context, fromWireName: names.fromProvider });
-    const tools = functionTools(request.tools, names, strict);
+    const tools = [...functionTools(request.tools, names, strict), ...providerTools];
     let result: { stream: ReadableStream<unknown> };
     try {
       result = await model.doStream({

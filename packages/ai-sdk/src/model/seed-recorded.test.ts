@@ -10,6 +10,7 @@ import type { Message } from '@mtpx/protocol';
 import { ProviderError } from '@mtpx/providers';
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicIssuedBlocks, THINKING_FIRST_MESSAGE } from '../replay/anthropic-replay';
+import { SKIP_SIGNATURES } from '../replay/google-replay';
 import { PROVIDER_REPLAYS, type ProviderReplay } from '../replay/provider-replays';
 import type { Json } from '../replay/recorded';
 import { startRecordedReplay } from '../replay/recorded-replay';
@@ -30,8 +31,11 @@ interface Case extends ProviderReplay {
   finalText: string;
   /** The reasoning data the second request carried, and what the first answer issued. */
   carried: (body: Json, seed: Json[]) => { sent: unknown; issued: unknown };
-  /** The API's refusal of a follow-up without the reasoning data. */
-  refusal: (seed: Json[]) => { status: number; providerMessage: string };
+  /**
+   * The API's refusal of a follow-up without the reasoning data; `undefined` when the
+   * package itself sends a documented stand-in instead (Gemini 3's dummy signature).
+   */
+  refusal: ((seed: Json[]) => { status: number; providerMessage: string }) | undefined;
 }
 
 const replay = (prefix: string): ProviderReplay => {
@@ -82,11 +86,9 @@ const cases: Case[] = [
         issued: (first[0] as Json).thoughtSignature,
       };
     },
-    refusal: () => ({
-      status: 400,
-      providerMessage:
-        'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:calculator_subtract` , position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.',
-    }),
+    // Without the signature @ai-sdk/google sends Gemini 3 the documented dummy value,
+    // which the API accepts (the model's reasoning is lost): see the test below.
+    refusal: undefined,
   },
   {
     ...bedrock,
@@ -167,11 +169,53 @@ describe.each(cases)('$name through fromLanguageModel', (testCase) => {
     const failure = await provider
       .generate({ messages: [...messages, withoutParts, ...answered], tools })
       .catch((error: unknown) => error);
+    if (testCase.refusal === undefined) {
+      // Accepted, with the stand-in in place of the recorded signature.
+      expect(failure).toMatchObject({ finishReason: 'stop' });
+      expect(testCase.carried(server.requests[1]?.body ?? {}, seed.events).sent).toBe(
+        SKIP_SIGNATURES[0],
+      );
+      return;
+    }
     expect(ProviderError.isInstance(failure)).toBe(true);
     expect(failure).toMatchObject({
       code: 'api_error',
       isRetryable: false,
       ...testCase.refusal(seed.events),
     });
+  });
+});
+
+it('the Gemini replay server refuses a signed call sent back without its signature, as the API does', async () => {
+  const seed = google.seed();
+  server = await startRecordedReplay(google.api, [
+    { events: seed.events },
+    { events: google.final },
+  ]);
+  const url = `${server.url}/v1beta/models/gemini-3-pro-preview:streamGenerateContent?alt=sse`;
+  const post = (body: unknown) =>
+    fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  await (await post({ contents: [{ role: 'user', parts: [{ text: SEED_QUESTION }] }] })).text();
+  const calls = (
+    ((((seed.events[0] as Json).candidates as Json[])[0] as Json).content as Json).parts as Json[]
+  ).map((part) => ({ functionCall: part.functionCall }));
+  const refused = await post({
+    contents: [
+      { role: 'user', parts: [{ text: SEED_QUESTION }] },
+      { role: 'model', parts: calls },
+    ],
+  });
+  expect(refused.status).toBe(400);
+  expect(await refused.json()).toEqual({
+    error: {
+      code: 400,
+      message:
+        'Function call is missing a thought_signature in functionCall parts. This is required for tools to work correctly, and missing thought_signature may lead to degraded model performance. Additional data, function call `default_api:calculator_subtract` , position 2. Please refer to https://ai.google.dev/gemini-api/docs/thought-signatures for more details.',
+      status: 'INVALID_ARGUMENT',
+    },
   });
 });

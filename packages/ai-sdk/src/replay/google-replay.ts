@@ -42,9 +42,16 @@ function issuedParts(events: readonly Json[]): Json[] {
   );
 }
 
+/** The documented dummy signatures that make Gemini skip the check (what `@ai-sdk/google` injects). */
+export const SKIP_SIGNATURES = [
+  'skip_thought_signature_validator',
+  'context_engineering_is_the_way_to_go',
+];
+
 /**
  * Gemini's check of a follow-up: a `functionCall` part it signed must come back with its
- * `thoughtSignature`, unchanged, or 400 INVALID_ARGUMENT with the API's own message.
+ * `thoughtSignature`, unchanged (or one of the documented dummy values that skip the
+ * check), or 400 INVALID_ARGUMENT with the API's own message.
  */
 export function googleRule(
   body: Json | undefined,
@@ -62,7 +69,8 @@ export function googleRule(
     );
     for (const [position, part] of signed.entries()) {
       if (part.thoughtSignature === undefined) continue;
-      if (sent[position]?.thoughtSignature === part.thoughtSignature) continue;
+      const carried = sent[position]?.thoughtSignature;
+      if (carried === part.thoughtSignature || SKIP_SIGNATURES.includes(String(carried))) continue;
       const name = String((part.functionCall as Json).name);
       return errorAnswer(400, {
         error: {
