@@ -30,6 +30,28 @@ describe('the proxy’s request guard', () => {
     expect(guard(exchange({ host: 'localhost', origin: 'https://app.example' })).ok).toBe(true);
   });
 
+  it('decides each request on its own facts after remembering the combinations it let through', () => {
+    const remembering = createProxyGuard({ host: '127.0.0.1' });
+    const decide = (headers: Record<string, string>, method = 'POST') => {
+      const target = remembering(exchange(headers, method));
+      return target.ok ? 'passed' : target.status;
+    };
+    for (let round = 0; round < 3; round++) {
+      expect(decide({ host: 'localhost:9443' })).toBe('passed');
+      expect(decide({ host: 'localhost:9443', origin: 'https://evil.example' })).toBe(403);
+      expect(decide({ host: 'localhost:9443', origin: 'null' })).toBe(403);
+      expect(decide({ host: 'localhost:9443', 'content-type': 'text/plain' })).toBe(415);
+      expect(decide({ host: 'localhost:9443', 'content-type': 'text/plain' }, 'GET')).toBe(
+        'passed',
+      );
+      expect(decide({ host: 'evil.example:9443' })).toBe(403);
+    }
+    // More passing combinations than it remembers: each is still decided right.
+    for (let port = 1; port <= 1_500; port++)
+      expect(decide({ host: `localhost:${port}` })).toBe('passed');
+    expect(decide({ host: 'evil.example:1' })).toBe(403);
+  });
+
   it('answers every refusal kind with the shared status', () => {
     for (const kind of Object.keys(REFUSAL_STATUS) as RefusalKind[])
       expect(mplRefusal(refuse(kind, 'No.')).status).toBe(REFUSAL_STATUS[kind]);

@@ -58,12 +58,39 @@ export function createProxyGuard(
     allowedOrigins: options.allowedOrigins,
     jsonBodyMethods: ['POST'],
   });
+  // The guard reads only the method, Host, Origin and Content-Type: the combinations it let
+  // through are remembered, so a client's next request costs one lookup.
+  const passed = new Set<string>();
   return (exchange) => {
     const target = parseTarget(exchange.target);
     if (!target.ok) return { ok: false, ...mplRefusal(target.refusal) };
+    const key = guardKey(exchange);
+    if (key !== undefined && passed.has(key)) return target;
     const refusal = guard(exchange);
-    return refusal === undefined ? target : { ok: false, ...mplRefusal(refusal) };
+    if (refusal !== undefined) return { ok: false, ...mplRefusal(refusal) };
+    if (key !== undefined) {
+      if (passed.size >= maxRememberedPasses) passed.clear();
+      passed.add(key);
+    }
+    return target;
   };
+}
+
+/** How many passing method / Host / Origin / Content-Type combinations are remembered. */
+const maxRememberedPasses = 1_000;
+
+/**
+ * The facts the guard decides on, as one string (NUL, which no parsed header value holds,
+ * marks an absent header and separates them), or `undefined` when a header came as a list.
+ */
+function guardKey({ method, headers }: GuardedExchange): string | undefined {
+  const host = headers.host;
+  const origin = headers.origin;
+  const contentType = headers['content-type'];
+  if (typeof host !== 'string') return undefined;
+  if (origin !== undefined && typeof origin !== 'string') return undefined;
+  if (contentType !== undefined && typeof contentType !== 'string') return undefined;
+  return `${method}\u0000${host}\u0000${origin ?? '\u0000'}\u0000${contentType ?? '\u0000'}`;
 }
 
 /**
@@ -75,8 +102,16 @@ export function decodeUtf8(bytes: Uint8Array): string | undefined {
   return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
-/** The answers each connection still owes, with their requests. */
+/**
+ * The answers each connection may still owe, with their requests. Written answers are
+ * dropped as the next one is added, so no listener is put on every answer.
+ */
 const answersInFlight = new WeakMap<Socket, Map<ServerResponse, IncomingMessage>>();
+
+/** True once `response` is written, or can no longer be. */
+function settled(response: ServerResponse): boolean {
+  return response.writableFinished || response.destroyed;
+}
 
 /**
  * Counts `response` as owed on `socket` until it is written (or the connection closes), so
@@ -91,11 +126,10 @@ export function trackAnswer(
   if (owed === undefined) {
     owed = new Map();
     answersInFlight.set(socket, owed);
+  } else if (owed.size > 0) {
+    for (const earlier of owed.keys()) if (settled(earlier)) owed.delete(earlier);
   }
   owed.set(response, request);
-  const done = () => owed.delete(response);
-  response.once('finish', done);
-  response.once('close', done);
 }
 
 /** Resolves once every answer owed for a request read in full is written (or dropped). */
@@ -103,9 +137,7 @@ function owedAnswersWritten(socket: Socket): Promise<void> | undefined {
   const owed = answersInFlight.get(socket);
   if (owed === undefined) return undefined;
   // A request still being read (its body stalled or malformed) is the one refused.
-  const pending = [...owed].filter(
-    ([response, request]) => request.complete && !response.writableFinished,
-  );
+  const pending = [...owed].filter(([response, request]) => request.complete && !settled(response));
   if (pending.length === 0) return undefined;
   return Promise.all(
     pending.map(

@@ -332,6 +332,7 @@ const knownRoutes = new Set([
 ]);
 
 function routeLabel(target: string): string {
+  if (knownRoutes.has(target)) return target;
   const path = target.split('?')[0]?.replace(/\/+$/, '') || '/';
   if (knownRoutes.has(path)) return path;
   return path.startsWith('/stypes/') ? '/stypes/:id' : 'other';

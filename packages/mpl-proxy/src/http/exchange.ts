@@ -44,7 +44,10 @@ export function sendJson(
   body: unknown,
   headers: AnswerHeaders = {},
 ): void {
-  exchange.send(status, JSON.stringify(body), { 'content-type': jsonType, ...headers });
+  // Copied by hand: spreading a small object is slow in V8, and this runs on every answer.
+  const all: AnswerHeaders = { 'content-type': jsonType };
+  for (const name in headers) all[name] = headers[name] as string;
+  exchange.send(status, JSON.stringify(body), all);
 }
 
 /** Answers with an error in the reference shape `{ error, message, details }`. */
@@ -66,7 +69,10 @@ export function nodeExchange(request: IncomingMessage, response: ServerResponse)
     headers: request.headers,
     body: (limit) => readBody(request, limit),
     send(status, text, headers) {
-      response.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(text) });
+      // A flat [name, value, …] list: node:http writes it as it is (no per-header setHeader).
+      const fields: string[] = ['content-length', String(Buffer.byteLength(text))];
+      for (const name in headers) fields.push(name, headers[name] as string);
+      response.writeHead(status, fields);
       response.end(text);
     },
     get answered() {
