@@ -68,6 +68,11 @@ export class RunApprovals {
     return this.#pending.size > 0;
   }
 
+  /** `pendingApprovals` for a run's output, when it stopped for them. */
+  outputFields(stopReason: string): { pendingApprovals?: PendingApproval[] } {
+    return stopReason === 'awaiting_approval' ? { pendingApprovals: this.pendingApprovals() } : {};
+  }
+
   /** The round's pending approvals as `RunOutput.pendingApprovals` shows them. */
   pendingApprovals(): PendingApproval[] {
     return this.pending().map((approval) => pendingApproval(this.#runId, approval));
@@ -97,10 +102,19 @@ export class RunApprovals {
   }
 }
 
-/** A run's approvals when it is journaled (only a journaled run can wait for a person). */
+/**
+ * A run's approvals when it is journaled (only a journaled run can wait for a person: its
+ * turn stays unanswered until it is resumed).
+ */
 export function runApprovalsOf(
-  journaled: boolean,
-  options: RunApprovalsOptions,
+  settings: { journal: unknown; approvalSecret?: ApprovalSecret | undefined },
+  request: { runId: string; resumed?: { answers?: ReadonlyMap<string, ApprovalAnswer> } },
 ): RunApprovals | undefined {
-  return journaled ? new RunApprovals(options) : undefined;
+  if (settings.journal === undefined) return undefined;
+  const answers = request.resumed?.answers;
+  return new RunApprovals({
+    runId: request.runId,
+    secret: settings.approvalSecret,
+    ...(answers === undefined ? {} : { answers }),
+  });
 }

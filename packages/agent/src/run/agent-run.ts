@@ -18,6 +18,7 @@ import { resumePoint } from '../journal/run-resume';
 import { errorMessage } from '../session/run-record';
 import { roundToolsOf } from '../tool-search/round-tools';
 import { boundedMessage } from './bounded-calls';
+import { followSignal } from './follow-signal';
 import {
   type ModelTurnStreamOptions,
   type PartialTurn,
@@ -74,13 +75,7 @@ export class AgentRun {
     const { runId, input, sessionId, userId } = request;
     const { sessionStore, journal, lease } = settings;
     const controller = this.#controller;
-    const external = request.signal;
-    if (external.aborted) controller.abort(external.reason);
-    else {
-      const onAbort = () => controller.abort(external.reason);
-      external.addEventListener('abort', onAbort, { once: true });
-      this.#detach = () => external.removeEventListener('abort', onAbort);
-    }
+    this.#detach = followSignal(request.signal, controller);
     this.#storage = new RunStorage({
       runId,
       input,
@@ -92,11 +87,7 @@ export class AgentRun {
       onLeaseLost: (error) => controller.abort(error),
     });
     if (request.resumed?.lease !== undefined) this.#storage.holdLease(request.resumed.lease);
-    this.#approvals = runApprovalsOf(journal !== undefined, {
-      runId,
-      secret: settings.approvalSecret,
-      ...(request.resumed?.answers === undefined ? {} : { answers: request.resumed.answers }),
-    });
+    this.#approvals = runApprovalsOf(settings, request);
     const handler = request.onEvent;
     this.#emit =
       handler === undefined
@@ -267,7 +258,6 @@ export class AgentRun {
       if (!refused && toolCalls.length > 0) {
         results = await calls.finish(toolCalls, turn.finishReason);
       }
-      // Calls wait for a person: the turn stays unanswered until the run is resumed.
       const waiting = this.#approvals?.hasPending === true && !signal.aborted;
       if (!waiting) this.#recordResults(results);
       const at = this.#now();
@@ -336,9 +326,7 @@ export class AgentRun {
       ...(stopReason === 'refusal' && this.#refusal !== undefined
         ? { refusal: this.#refusal }
         : {}),
-      ...(stopReason === 'awaiting_approval'
-        ? { pendingApprovals: this.#approvals?.pendingApprovals() ?? [] }
-        : {}),
+      ...this.#approvals?.outputFields(stopReason),
     });
   }
 
