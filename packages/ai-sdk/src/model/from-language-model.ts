@@ -73,7 +73,11 @@ export function fromLanguageModel(
   async function* stream(request: ProviderRequest): AsyncGenerator<ProviderEvent, void, undefined> {
     const names = createToolNameMapping(request.tools.map((tool) => tool.name));
     const context = { provider: name, signal: request.signal };
-    const assembler = new AiSdkStreamAssembler({ ...context, fromWireName: names.fromProvider });
+    const assembler = new AiSdkStreamAssembler({
+      ...context,
+      modelId: model.modelId,
+      fromWireName: names.fromProvider,
+    });
     const tools = [...functionTools(request.tools, names, strict), ...providerTools];
     let result: { stream: ReadableStream<unknown> };
     try {

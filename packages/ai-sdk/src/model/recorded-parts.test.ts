@@ -84,9 +84,12 @@ describe('provider-executed calls', () => {
     const assistant = ((server.requests[1]?.body?.messages as Json[]) ?? []).find(
       (message) => message.role === 'assistant',
     );
-    const blocks = (assistant?.content as Json[]).map((block) => block.type);
-    expect(blocks.slice(0, 2)).toEqual(['server_tool_use', 'web_search_tool_result']);
-    expect((assistant?.content as Json[])[0]).toMatchObject({
+    const content = (assistant?.content ?? []) as Json[];
+    expect(content.slice(0, 2).map((block) => block.type)).toEqual([
+      'server_tool_use',
+      'web_search_tool_result',
+    ]);
+    expect(content[0]).toMatchObject({
       id: 'srvtoolu_01Bj5uzzLcYG5hfueSLcDH8k',
       name: 'web_search',
       input: { query: 'tech news today September 26 2025' },

@@ -10,6 +10,8 @@ import { turnPart } from './turn-parts';
 export interface AssemblerContext {
   /** The provider's label (the model's `provider`), for errors and parts. */
   provider: string;
+  /** The model asked for: the turn's `model` when the stream does not name the one that answered. */
+  modelId?: string;
   /** Maps a tool name the model wrote back to the MTP tool name. */
   fromWireName: (name: string) => string;
   signal?: AbortSignal | undefined;
@@ -273,7 +275,9 @@ export class AiSdkStreamAssembler {
         },
         finishReason,
         ...(usage === undefined ? {} : { usage }),
-        ...((this.#modelId ?? undefined) === undefined ? {} : { model: this.#modelId }),
+        ...((this.#modelId ?? this.#context.modelId) === undefined
+          ? {}
+          : { model: this.#modelId ?? this.#context.modelId }),
         ...(this.#responseId === undefined ? {} : { responseId: this.#responseId }),
         ...(finishReason === 'other' && raw !== undefined ? { rawFinishReason: raw } : {}),
         ...(reasoning === '' ? {} : { reasoning }),
