@@ -21,7 +21,7 @@ const linesPerRow: Record<number, number> = {
   4: 5,
   5: 8,
   6: 6,
-  7: 6,
+  7: 14,
   8: 4,
   9: 16,
 };

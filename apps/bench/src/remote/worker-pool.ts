@@ -5,8 +5,9 @@ import { fileURLToPath } from 'node:url';
 const script = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 
 /**
- * Row 7's worker processes: process `i` serves the queue of every worker count above `i`,
- * so the queue of count `n` is served by exactly `n` processes, all started once.
+ * Row 7's worker processes: process `i` serves the queues (MTPX's and the bare peer's) of
+ * every worker count above `i`, so the queues of count `n` are served by exactly `n`
+ * processes, all started once.
  */
 export class WorkerPool {
   readonly #children: ChildProcess[];
@@ -20,11 +21,11 @@ export class WorkerPool {
     prefix: string,
     counts: readonly number[],
     concurrency: number,
-    queueOf: (count: number) => string,
+    queuesOf: (count: number) => readonly string[],
   ): Promise<WorkerPool> {
     const size = Math.max(...counts);
     const children = Array.from({ length: size }, (_, index) => {
-      const queues = counts.filter((count) => count > index).map(queueOf);
+      const queues = counts.filter((count) => count > index).flatMap(queuesOf);
       return fork(script, [prefix, String(concurrency), ...queues], {
         execArgv: ['--import', import.meta.resolve('tsx')],
         stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

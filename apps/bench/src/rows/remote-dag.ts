@@ -3,14 +3,15 @@ import { createRemoteTools, type RemoteTools } from '@mtpx/bullmq';
 import { createExecutor, type Executor } from '@mtpx/executor';
 import { type ExecutionPlan, planFromToolCalls, type ToolResult } from '@mtpx/protocol';
 import type { BenchConfig } from '../config';
+import { BareOrchestrator, bareQueueOf } from '../remote/bare-bullmq';
 import { hopBreakdown, hopClock } from '../remote/hop-breakdown';
 import { deleteKeysUnder, redisConnection } from '../remote/redis-keys';
 import { WorkerPool } from '../remote/worker-pool';
 import { timed } from '../support/clock';
-import { formatMs } from '../support/format';
-import type { ResultLine, RowResult } from '../support/results';
-import { interleave, pairedRatios, summarize } from '../support/stats';
+import type { RowResult } from '../support/results';
+import { interleave } from '../support/stats';
 import { criticalPathMs, type DagNode, dagToolCalls, randomDag } from './random-dag';
+import { chainLines, type DagSamples, dagLines } from './remote-dag-lines';
 import { sleepTool } from './scheduling';
 
 const queueOf = (workers: number) => `dag-${workers}`;
@@ -21,13 +22,31 @@ function checkAllSucceeded(results: readonly ToolResult[], variant: string): voi
 }
 
 /** A chain of `length` calls of 0 ms, each needing the one before: nothing but hops. */
-function chainPlan(length: number): ExecutionPlan {
-  const nodes: DagNode[] = Array.from({ length }, (_, index) => ({
+function chainNodes(length: number): DagNode[] {
+  return Array.from({ length }, (_, index) => ({
     id: `call_${index + 1}`,
     latencyMs: 0,
     dependencies: index === 0 ? [] : [index - 1],
   }));
-  return planFromToolCalls(dagToolCalls(nodes, sleepTool.name));
+}
+
+/** Row 1's DAG with its 1–20 ms latencies spread linearly over `[low, high]` (I/O-like tools). */
+function stretched(nodes: readonly DagNode[], [low, high]: [number, number]): DagNode[] {
+  return nodes.map((node) => ({
+    ...node,
+    latencyMs: low + ((node.latencyMs - 1) / 19) * (high - low),
+  }));
+}
+
+/** The bare peer's answers are each call's own (the worker returns the call's `ms`). */
+async function runBare(bare: BareOrchestrator, nodes: readonly DagNode[]): Promise<number> {
+  return timed(async () => {
+    const answers = await bare.run(nodes);
+    for (const [index, node] of nodes.entries()) {
+      if (answers[index] !== node.latencyMs)
+        throw new Error(`bare BullMQ: call ${node.id} answered ${String(answers[index])}`);
+    }
+  });
 }
 
 /** Every run gets its own run id, so its job ids are new (a repeated id would be answered from Redis). */
@@ -41,14 +60,21 @@ function runOnce(executor: Executor, plan: ExecutionPlan, variant: string): Prom
 
 /**
  * Row 7: row 1's 500-call random DAG through remote tools (`@mtpx/bullmq`) on 1, 4 and 10
- * worker processes, beside the in-process executor: makespan ÷ critical path; and a chain
- * of 0 ms calls both ways, whose difference per call is the cost of one remote hop.
+ * worker processes, beside the same DAG driven by a bare BullMQ orchestrator (Queue +
+ * QueueEvents, `waitUntilFinished`) on the same processes and the in-process executor —
+ * with calls of 1–20 ms, and stretched to 50–500 ms (I/O-like); and a chain of 0 ms calls
+ * all three ways, whose time per call is the cost of one remote hop.
  */
 export async function remoteDagRow(config: BenchConfig): Promise<RowResult> {
   const { size, workerCounts, concurrency, chainLength, repetitions } = config.remote;
+  const { slowLatencyMs, slowRepetitions } = config.remote;
   const prefix = `mtpx-bench-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const pool = await WorkerPool.start(prefix, workerCounts, concurrency, queueOf);
+  const pool = await WorkerPool.start(prefix, workerCounts, concurrency, (count) => [
+    queueOf(count),
+    bareQueueOf(count),
+  ]);
   const remotes = new Map<number, RemoteTools>();
+  const bares = new Map<number, BareOrchestrator>();
   try {
     for (const count of workerCounts) {
       const remote = createRemoteTools({
@@ -59,6 +85,7 @@ export async function remoteDagRow(config: BenchConfig): Promise<RowResult> {
       });
       await remote.ready();
       remotes.set(count, remote);
+      bares.set(count, await BareOrchestrator.start(prefix, bareQueueOf(count)));
     }
     const local = createExecutor({ tools: [sleepTool] });
     const remoteExecutors = new Map(
@@ -66,117 +93,98 @@ export async function remoteDagRow(config: BenchConfig): Promise<RowResult> {
     );
     const fewest = Math.min(...workerCounts);
     const hopExecutor = remoteExecutors.get(fewest) as Executor;
+    const hopBare = bares.get(fewest) as BareOrchestrator;
 
     const dags = Array.from({ length: repetitions }, (_, round) => randomDag(size, round + 1));
-    const plans = dags.map((nodes) => planFromToolCalls(dagToolCalls(nodes, sleepTool.name)));
-    const critical = dags.map(criticalPathMs);
-    const chain = chainPlan(chainLength);
+    const slowDags = dags.slice(0, slowRepetitions).map((nodes) => stretched(nodes, slowLatencyMs));
+    const planOf = (nodes: readonly DagNode[]) =>
+      planFromToolCalls(dagToolCalls(nodes, sleepTool.name));
+    const plans = dags.map(planOf);
+    const slowPlans = slowDags.map(planOf);
+    const chain = chainNodes(chainLength);
+    const chainPlan = planOf(chain);
     // Warm every path once (JIT, Ajv, connections, the workers' first jobs) before timing.
-    const warmUp = planFromToolCalls(
-      dagToolCalls(randomDag(Math.min(20, size), 999), sleepTool.name),
-    );
+    const warmUpDag = randomDag(Math.min(20, size), 999);
+    const warmUp = planOf(warmUpDag);
     for (const executor of [local, ...remoteExecutors.values()]) {
       await runOnce(executor, warmUp, 'warm-up');
     }
-    await runOnce(hopExecutor, chain, 'warm-up');
+    for (const bare of bares.values()) await runBare(bare, warmUpDag);
+    await runOnce(hopExecutor, chainPlan, 'warm-up');
+    await runBare(hopBare, chain);
 
     type Variant = readonly [string, (round: number) => Promise<number>];
-    const dagVariants: Variant[] = [
-      ['in-process', (round) => runOnce(local, plans[round] as ExecutionPlan, 'in-process')],
-      ...[...remoteExecutors].map(
-        ([count, executor]): Variant => [
-          `remote-${count}`,
-          (round) => runOnce(executor, plans[round] as ExecutionPlan, `remote-${count}`),
+    const dagVariants = (dagPlans: ExecutionPlan[], dagNodes: DagNode[][]): Variant[] => [
+      ['in-process', (round) => runOnce(local, dagPlans[round] as ExecutionPlan, 'in-process')],
+      ...workerCounts.flatMap((count): Variant[] => [
+        [
+          `mtpx-${count}`,
+          (round) =>
+            runOnce(
+              remoteExecutors.get(count) as Executor,
+              dagPlans[round] as ExecutionPlan,
+              `remote-${count}`,
+            ),
         ],
-      ),
-      ['chain-in-process', () => runOnce(local, chain, 'chain in-process')],
-      ['chain-remote', () => runOnce(hopExecutor, chain, 'chain remote')],
+        [
+          `bare-${count}`,
+          (round) => runBare(bares.get(count) as BareOrchestrator, dagNodes[round] as DagNode[]),
+        ],
+      ]),
     ];
-    const makespans = await interleave(repetitions, dagVariants);
+    const fast = await interleave(repetitions, [
+      ...dagVariants(plans, dags),
+      ['chain-in-process', () => runOnce(local, chainPlan, 'chain in-process')],
+      ['chain-mtpx', () => runOnce(hopExecutor, chainPlan, 'chain remote')],
+      ['chain-bare', () => runBare(hopBare, chain)],
+    ]);
+    const slow = await interleave(slowRepetitions, dagVariants(slowPlans, slowDags));
     // One more chain, untimed, to see where a hop's time goes.
     const clock = hopClock();
     const breakdownRun = `bench-breakdown-${runCounter}`;
     checkAllSucceeded(
-      await hopExecutor.execute(chain, { runId: breakdownRun, onEvent: clock.onEvent }),
+      await hopExecutor.execute(chainPlan, { runId: breakdownRun, onEvent: clock.onEvent }),
       'breakdown',
     );
     const breakdown = await hopBreakdown(prefix, queueOf(fewest), breakdownRun, clock.times);
 
-    const lines: ResultLine[] = [];
-    const inProcess = makespans['in-process'] as number[];
-    const ratiosOf = (samples: number[]) =>
-      samples.map((makespan, round) => makespan / (critical[round] ?? 1));
-    lines.push({
-      benchmark: `${size} calls`,
-      variant: 'in-process (row 1, eager)',
-      value: summarize(ratiosOf(inProcess)),
-      unit: '× critical path',
-      details: {
-        criticalPathMs: summarize(critical).median,
-        makespanMs: summarize(inProcess).median,
-      },
-      note: `makespan ${formatMs(summarize(inProcess).median)}`,
-    });
-    for (const count of workerCounts) {
-      const samples = makespans[`remote-${count}`] as number[];
-      const notes: string[] = [];
-      if (count === 10) notes.push('goal ≤ 1.2');
-      notes.push(`${count * concurrency} calls at once`);
-      notes.push(`makespan ${formatMs(summarize(samples).median)}`);
-      lines.push({
-        benchmark: `${size} calls`,
-        variant: `remote tools, ${count} worker process${count === 1 ? '' : 'es'}`,
-        value: summarize(ratiosOf(samples)),
-        unit: '× critical path',
-        ratio: { to: 'in-process', value: pairedRatios(samples, inProcess) },
-        details: {
-          criticalPathMs: summarize(critical).median,
-          makespanMs: summarize(samples).median,
-          workers: count,
-          concurrencyPerWorker: concurrency,
-        },
-        note: notes.join(' · '),
-      });
-    }
-    const perCall = (samples: number[]) => samples.map((ms) => ms / chainLength);
-    const chainLocal = perCall(makespans['chain-in-process'] as number[]);
-    const chainRemote = perCall(makespans['chain-remote'] as number[]);
-    const hop = chainRemote.map((remote, round) => remote - (chainLocal[round] as number));
-    const chainName = `chain of ${chainLength} 0 ms calls`;
-    lines.push(
-      {
-        benchmark: chainName,
-        variant: 'in-process',
-        value: summarize(chainLocal),
-        unit: 'ms/call',
-        note: 'one timer turn a call',
-      },
-      {
-        benchmark: chainName,
-        variant: `remote tools (${fewest} worker process${fewest === 1 ? '' : 'es'})`,
-        value: summarize(chainRemote),
-        unit: 'ms/call',
-        ratio: { to: 'in-process', value: pairedRatios(chainRemote, chainLocal) },
-      },
-      {
-        benchmark: chainName,
-        variant: 'added per remote hop',
-        value: summarize(hop),
-        unit: 'ms/hop',
-        details: { ...breakdown },
-        note: `pickup ${breakdown.pickupMs.toFixed(1)} + run ${breakdown.runMs.toFixed(1)} + answer ${breakdown.answerMs.toFixed(1)} ms (one untimed chain)`,
-      },
-    );
+    const fastSamples: DagSamples = {
+      benchmark: `${size} calls, 1–20 ms`,
+      critical: dags.map(criticalPathMs),
+      makespans: fast,
+    };
+    const [low, high] = slowLatencyMs;
+    const slowSamples: DagSamples = {
+      benchmark: `${size} calls, ${low}–${high} ms (I/O-like)`,
+      critical: slowDags.map(criticalPathMs),
+      makespans: slow,
+      goalAtTen: 'goal ≤ 1.1 × critical path',
+      note: `${slowRepetitions} repetitions`,
+    };
     return {
       row: 7,
       title: 'Remote tools',
       measures:
-        "Row 1's random DAG through @mtpx/bullmq on worker processes (Redis), beside in-process: makespan ÷ critical path; a chain of 0 ms calls gives the cost of one remote hop.",
+        "Row 1's random DAG through @mtpx/bullmq on worker processes (Redis), beside a bare BullMQ orchestrator on the same processes and in-process: makespan ÷ critical path, MTPX ÷ bare BullMQ per round; a chain of 0 ms calls gives the cost of one remote hop.",
       repetitions,
-      lines,
+      lines: [
+        ...dagLines(fastSamples, workerCounts, concurrency),
+        ...chainLines(
+          {
+            inProcess: fast['chain-in-process'] as number[],
+            bare: fast['chain-bare'] as number[],
+            mtpx: fast['chain-mtpx'] as number[],
+          },
+          chainLength,
+          fewest,
+          breakdown,
+        ),
+        ...dagLines(slowSamples, workerCounts, concurrency),
+      ],
     };
   } finally {
     await Promise.allSettled([...remotes.values()].map((remote) => remote.close()));
+    await Promise.allSettled([...bares.values()].map((bare) => bare.close()));
     await pool.stop();
     await deleteKeysUnder(prefix);
   }
