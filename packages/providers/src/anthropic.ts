@@ -6,3 +6,4 @@ export {
   createAnthropicProvider,
   DEFAULT_ANTHROPIC_MAX_TOKENS,
 } from './anthropic/anthropic-provider';
+export type { AnthropicToolSearch } from './anthropic/anthropic-tool-search';

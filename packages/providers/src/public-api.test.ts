@@ -53,6 +53,7 @@ it('./anthropic exports exactly its public surface (a change here is a reviewed 
     'type AnthropicProvider',
     'type AnthropicProviderOptions',
     'type AnthropicThinkingOptions',
+    'type AnthropicToolSearch',
     'createAnthropicProvider',
     'DEFAULT_ANTHROPIC_MAX_TOKENS',
   ]);

@@ -7,6 +7,11 @@ import { resolveAnthropicConnection } from './anthropic-connection';
 import { toAnthropicConversation, toAnthropicTools } from './anthropic-request';
 import { type AnthropicTurnContext, turnFromAnthropicMessage } from './anthropic-response';
 import { AnthropicStreamAssembler } from './anthropic-stream';
+import {
+  type AnthropicToolSearch,
+  anthropicToolsWithSearch,
+  checkAnthropicToolSearch,
+} from './anthropic-tool-search';
 
 /** The `max_tokens` sent when none is given: the Messages API requires one. */
 export const DEFAULT_ANTHROPIC_MAX_TOKENS = 4096;
@@ -66,6 +71,15 @@ export interface AnthropicProviderOptions {
    * as usual. `true` is a 5-minute cache, `{ ttl: '1h' }` an hour's. Default false.
    */
   promptCache?: boolean | { ttl: '5m' | '1h' };
+  /**
+   * Anthropic's own tool search: the provider's `nativeToolSearch` is then true, so an agent
+   * with `toolSearch` sends its deferred tools with `defer_loading: true` and this search
+   * tool (`tool_search_tool_bm25_20251119` for `'bm25'`, `…regex…` for `'regex'`), and the
+   * API finds them (`server_tool_use` and `tool_search_tool_result` blocks, kept and sent
+   * back as they came). Models that support it: see Anthropic's tool search docs. Default:
+   * off.
+   */
+  toolSearch?: AnthropicToolSearch;
 }
 
 /** Extended thinking settings: a token budget, or adaptive thinking. */
@@ -117,6 +131,8 @@ export interface AnthropicProvider extends Provider {
   readonly client: Anthropic;
   /** Whether tools are sent with `strict: true` (see {@link AnthropicProviderOptions.strictTools}). */
   readonly strictTools: boolean;
+  /** True with `toolSearch`: deferred tools are found by the API's own search. */
+  readonly nativeToolSearch: boolean;
 }
 
 const label = 'anthropic';
@@ -153,6 +169,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   const client = buildClient(options);
   const strictTools = options.strictTools ?? false;
   const cacheControl = cacheControlOf(options.promptCache);
+  const toolSearch = checkAnthropicToolSearch(options.toolSearch);
 
   function requestBody(request: ProviderRequest, context: AnthropicTurnContext) {
     const conversation = toAnthropicConversation(request.messages, context.names);
@@ -167,7 +184,16 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
       body.output_config = { ...body.output_config, effort: options.effort };
     }
     if (conversation.system !== undefined) body.system = conversation.system;
-    if (request.tools.length > 0) {
+    const deferred = toolSearch === undefined ? [] : (request.deferredTools ?? []);
+    if (deferred.length > 0 && toolSearch !== undefined) {
+      body.tools = anthropicToolsWithSearch({
+        tools: request.tools,
+        deferred,
+        names: context.names,
+        strict: strictTools,
+        search: toolSearch,
+      });
+    } else if (request.tools.length > 0) {
       body.tools = toAnthropicTools(request.tools, context.names, strictTools);
     }
     if (cacheControl !== undefined) markCachePrefix(body, cacheControl);
@@ -177,7 +203,9 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
   function turnContext(request: ProviderRequest): AnthropicTurnContext {
     return {
       provider: label,
-      names: createToolNameMapping(request.tools.map((tool) => tool.name)),
+      names: createToolNameMapping(
+        [...request.tools, ...(request.deferredTools ?? [])].map((tool) => tool.name),
+      ),
     };
   }
 
@@ -206,5 +234,13 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Anth
     });
   }
 
-  return { name: 'anthropic', model: options.model, client, strictTools, generate, stream };
+  return {
+    name: 'anthropic',
+    model: options.model,
+    client,
+    strictTools,
+    nativeToolSearch: toolSearch !== undefined,
+    generate,
+    stream,
+  };
 }

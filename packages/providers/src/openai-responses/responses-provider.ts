@@ -8,6 +8,7 @@ import { assembleProviderStream, sendRequest } from '../provider-stream';
 import { createToolNameMapping } from '../tool-names';
 import { chainedInput, toResponsesInput, toResponsesTools } from './responses-request';
 import { ResponsesStreamAssembler, type ResponsesStreamEvent } from './responses-stream';
+import { responsesToolsWithSearch } from './responses-tool-search';
 import {
   type ResponsesResponse,
   type ResponsesTurnContext,
@@ -42,6 +43,14 @@ export interface OpenAIResponsesProviderOptions
   promptCacheKey?: string;
   /** `service_tier` (`auto`, `default`, `flex`, `priority`). */
   serviceTier?: 'auto' | 'default' | 'flex' | 'scale' | 'priority';
+  /**
+   * The API's own tool search: the provider's `nativeToolSearch` is then true, so an agent
+   * with `toolSearch` sends its deferred tools as functions with `defer_loading: true` and
+   * `{ "type": "tool_search" }`, and the API finds them (`tool_search_call` and
+   * `tool_search_output` items, kept and sent back as they came; a found function's call
+   * goes back with its `namespace`). Default false.
+   */
+  toolSearch?: boolean;
 }
 
 /** A {@link Provider} for OpenAI's Responses API (or a service that implements it). */
@@ -57,6 +66,8 @@ export interface OpenAIResponsesProvider extends Provider {
   readonly strictTools: boolean;
   /** Whether responses are stored (`store`). */
   readonly store: boolean;
+  /** True with `toolSearch`: deferred tools are found by the API's own search. */
+  readonly nativeToolSearch: boolean;
 }
 
 /**
@@ -86,6 +97,7 @@ export function createOpenAIResponsesProvider(
   const { preset, client } = openAIConnection(options);
   const strictTools = options.strictTools ?? false;
   const store = options.store ?? true;
+  const toolSearch = options.toolSearch === true;
 
   function requestBody(request: ProviderRequest, context: ResponsesTurnContext) {
     const chained =
@@ -116,7 +128,17 @@ export function createOpenAIResponsesProvider(
         ...(options.reasoningSummary === undefined ? {} : { summary: options.reasoningSummary }),
       };
     }
-    if (request.tools.length > 0) {
+    const deferred = toolSearch ? (request.deferredTools ?? []) : [];
+    if (deferred.length > 0) {
+      body.tools = responsesToolsWithSearch({
+        tools: request.tools,
+        deferred,
+        names: context.names,
+        strict: strictTools,
+      });
+      if (options.parallelToolCalls !== undefined)
+        body.parallel_tool_calls = options.parallelToolCalls;
+    } else if (request.tools.length > 0) {
       body.tools = toResponsesTools(request.tools, context.names, strictTools);
       if (options.parallelToolCalls !== undefined)
         body.parallel_tool_calls = options.parallelToolCalls;
@@ -129,11 +151,12 @@ export function createOpenAIResponsesProvider(
   }
 
   function turnContext(request: ProviderRequest): ResponsesTurnContext {
+    const tools = [...request.tools, ...(toolSearch ? (request.deferredTools ?? []) : [])];
     return {
       provider: preset,
-      names: createToolNameMapping(request.tools.map((tool) => tool.name)),
+      names: createToolNameMapping(tools.map((tool) => tool.name)),
       service: preset,
-      mapArguments: strictTools ? strictArgumentsMapper(request.tools) : undefined,
+      mapArguments: strictTools ? strictArgumentsMapper(tools) : undefined,
     };
   }
 
@@ -180,6 +203,7 @@ export function createOpenAIResponsesProvider(
     client,
     strictTools,
     store,
+    nativeToolSearch: toolSearch,
     generate,
     stream,
   };
