@@ -1,6 +1,14 @@
 // `@mtpx/agent`: what a user of the agent needs. What sibling packages need besides is in
 // `@mtpx/agent/internal`.
+
 export { AgentError, type AgentErrorCode } from './agent-error';
+export type { ApprovalDecision } from './approvals/approval-decisions';
+export {
+  type ApprovalSecret,
+  approvalSignature,
+  type SignedApprovalFields,
+} from './approvals/approval-signature';
+export type { PendingApproval } from './approvals/pending-approval';
 export type {
   AgentEvent,
   AgentEventBase,

@@ -3,6 +3,10 @@
 // declared.
 
 export {
+  JournaledApprovalSchema,
+  JournaledDecisionSchema,
+} from './approvals/pending-approval';
+export {
   JournaledCallSchema,
   JournaledRunSchema,
   parseJournaledCall,
