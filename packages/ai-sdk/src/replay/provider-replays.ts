@@ -5,12 +5,19 @@ import { createOpenAI } from '@ai-sdk/openai';
 import type { Provider } from '@mtpx/protocol';
 import { fromLanguageModel } from '../model/from-language-model';
 import {
+  anthropicIssuedBlocks,
   anthropicRecording,
   anthropicRule,
   anthropicSeedRound,
   anthropicWire,
 } from './anthropic-replay';
-import { bedrockRecording, bedrockRule, bedrockSeedRound, bedrockWire } from './bedrock-replay';
+import {
+  bedrockDelta,
+  bedrockRecording,
+  bedrockRule,
+  bedrockSeedRound,
+  bedrockWire,
+} from './bedrock-replay';
 import { googleRecording, googleRule, googleSeedRound, googleWire } from './google-replay';
 import {
   recordedResponses,
@@ -35,7 +42,13 @@ export interface ProviderReplay {
   closing(events: readonly Json[]): number;
   /** The response cut off by the output-token limit: its closing chunks say so, as the API does. */
   cutByLength(events: readonly Json[]): Json[];
+  /** The reasoning data a follow-up request carried (`sent`), and what the seed response issued. */
+  reasoningCarried(body: Json, seed: readonly Json[]): { sent: unknown; issued: unknown };
 }
+
+const firstAssistant = (body: Json, key = 'messages', role = 'assistant'): Json =>
+  ((body[key] as Json[] | undefined) ?? []).find((message) => message.role === role) ?? {};
+const joined = (values: unknown[]) => values.filter((value) => typeof value === 'string').join('');
 
 const responsesFinal = recordedResponses().at(-1) as Json[];
 
@@ -65,6 +78,19 @@ export const PROVIDER_REPLAYS: ProviderReplay[] = [
         response.incomplete_details = { reason: 'max_output_tokens' };
         return { ...copy(event), type: 'response.incomplete', response };
       }),
+    reasoningCarried: (body, seed) => {
+      const sent =
+        ((body.input as Json[] | undefined) ?? []).find((item) => item.type === 'reasoning') ?? {};
+      const issued =
+        seed
+          .filter((event) => event.type === 'response.output_item.done')
+          .map((event) => event.item as Json)
+          .find((item) => item.type === 'reasoning') ?? {};
+      return {
+        sent: { id: sent.id, encrypted_content: sent.encrypted_content },
+        issued: { id: issued.id, encrypted_content: issued.encrypted_content },
+      };
+    },
   },
   {
     name: '@ai-sdk/anthropic (Messages, extended thinking)',
@@ -91,6 +117,10 @@ export const PROVIDER_REPLAYS: ProviderReplay[] = [
           ? { ...copy(event), delta: { ...(event.delta as Json), stop_reason: 'max_tokens' } }
           : copy(event),
       ),
+    reasoningCarried: (body, seed) => ({
+      sent: ((firstAssistant(body).content as Json[] | undefined) ?? [])[0],
+      issued: anthropicIssuedBlocks(seed)[0],
+    }),
   },
   {
     name: "@ai-sdk/google (Gemini 3's streamGenerateContent, thought signatures)",
@@ -116,6 +146,13 @@ export const PROVIDER_REPLAYS: ProviderReplay[] = [
         if (candidate?.finishReason !== undefined) candidate.finishReason = 'MAX_TOKENS';
         return copied;
       }),
+    reasoningCarried: (body, seed) => {
+      const parts = (firstAssistant(body, 'contents', 'model').parts as Json[] | undefined) ?? [];
+      const issued = (
+        (((seed[0]?.candidates as Json[])[0] as Json).content as Json).parts as Json[]
+      )[0] as Json;
+      return { sent: parts[0]?.thoughtSignature, issued: issued.thoughtSignature };
+    },
   },
   {
     name: '@ai-sdk/amazon-bedrock (ConverseStream, Claude reasoning)',
@@ -150,5 +187,20 @@ export const PROVIDER_REPLAYS: ProviderReplay[] = [
           ? { messageStop: { ...(event.messageStop as Json), stopReason: 'max_tokens' } }
           : copy(event),
       ),
+    reasoningCarried: (body, seed) => {
+      const reasoning = seed.map(
+        (event) => bedrockDelta(event).reasoningContent as Json | undefined,
+      );
+      return {
+        sent: (((firstAssistant(body).content as Json[] | undefined) ?? [])[0] ?? {})
+          .reasoningContent,
+        issued: {
+          reasoningText: {
+            text: joined(reasoning.map((each) => each?.text)),
+            signature: joined(reasoning.map((each) => each?.signature)),
+          },
+        },
+      };
+    },
   },
 ];
