@@ -8,6 +8,8 @@ export interface PostgresRetryOptions {
   baseDelayMs?: number;
   /** The longest wait between two tries, in milliseconds. Default 2,000. */
   maxDelayMs?: number;
+  /** Hears each failure that is retried (for logs and metrics); must not throw. */
+  onRetry?: (event: { error: unknown; attempt: number; delayMs: number }) => void;
 }
 
 /**
@@ -60,6 +62,7 @@ export function isTransientPostgresError(error: unknown): boolean {
 /**
  * Runs `work`, trying again after a transient failure ({@link isTransientPostgresError})
  * with exponential backoff, at most `attempts` times in all; `onRetry` hears each retry.
+ * @internal
  * `work` must be safe to run again (idempotent, or able to recognise its own earlier
  * write).
  */
@@ -76,6 +79,11 @@ export async function withRetries<T>(
     } catch (error) {
       if (attempt >= attempts || !isTransientPostgresError(error)) throw error;
       const delay = Math.min(max, base * 2 ** (attempt - 1));
+      try {
+        options.onRetry?.({ error, attempt, delayMs: delay });
+      } catch {
+        // An observer's failure must not change the retry.
+      }
       await new Promise<void>((resolve) => setTimeout(resolve, delay));
     }
   }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AgentError } from '../agent-error';
 import type { RunJournal } from './run-journal';
-import { type RunLease, RunLeaseError } from './run-lease';
+import { leaseLost, type RunLease, RunLeaseError } from './run-lease';
 
 /** How an agent takes its runs' leases (`createAgent({ lease })`). */
 export interface AgentLeaseOptions {
@@ -69,6 +69,8 @@ export class RunLeaseKeeper {
   #lost: RunLeaseError | undefined;
   #onLost: ((error: RunLeaseError) => void) | undefined;
   #stopped = false;
+  /** After a lapse: the journal asked who holds the run now (the error then names it). */
+  #confirmed: Promise<void> | undefined;
 
   private constructor(journal: RunJournal, lease: RunLease, ttlMs: number, sentAt: number) {
     this.journal = journal;
@@ -148,11 +150,35 @@ export class RunLeaseKeeper {
       new RunLeaseError({
         code: 'run_lease_lost',
         runId: this.runId,
-        lease: this.#lease,
         message: `This process could not renew its lease on run "${this.runId}" in time (${Math.round(late)} ms late: it was paused, starved or cut off from the journal); another process may own the run now, so this one stopped it.`,
       }),
     );
+    this.#confirmed = this.#confirmLapse();
     return false;
+  }
+
+  /**
+   * The error the lease was lost with, once the journal was asked who holds the run now
+   * (after a lapse, the error then names the new holder); `undefined` when not lost.
+   */
+  async settledLoss(): Promise<RunLeaseError | undefined> {
+    await this.#confirmed;
+    return this.#lost;
+  }
+
+  /** After a lapse: learns who took the run, or — nobody did — ends the lease so a resume can take it at once. */
+  async #confirmLapse(): Promise<void> {
+    const token = this.#lease.token;
+    try {
+      const current = await this.journal.getLease(this.runId);
+      if (current !== undefined && current.token !== token) {
+        this.#lost = leaseLost(this.runId, token, current);
+      } else {
+        await this.journal.releaseLease(this.runId, token);
+      }
+    } catch {
+      // The journal cannot tell: the lapse stands as the reason.
+    }
   }
 
   /** Declares the lease lost (a refused write, renewal or a lapse); the first error wins. */

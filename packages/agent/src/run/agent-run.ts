@@ -137,7 +137,10 @@ export class AgentRun {
         await journalWaiting(this.#storage.recorder, progress, this.#approvals?.pending() ?? []);
       } else await this.#storage.save({ progress, startedAt: this.#startedIso, stopReason });
     } catch (thrown) {
-      const error = this.#storage.leaseLost ?? thrown;
+      const error =
+        this.#storage.leaseLost === undefined
+          ? thrown
+          : ((await this.#storage.settledLeaseLoss()) ?? thrown);
       await this.#fail(error);
       await this.#storage.releaseLease();
       this.#detach?.();

@@ -58,6 +58,11 @@ export class RunStorage {
     return this.#lease?.lost;
   }
 
+  /** The error the run's lease was lost with, once the journal named the new holder (if it can). */
+  async settledLeaseLoss(): Promise<RunLeaseError | undefined> {
+    return this.#lease?.settledLoss();
+  }
+
   /** Holds a resumed run's lease (taken by `agent.resume`) from now on: renewed, and lost as any. */
   holdLease(lease: RunLeaseKeeper): void {
     this.#lease = lease;
