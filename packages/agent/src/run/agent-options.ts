@@ -122,6 +122,7 @@ const executorOptionKeys = [
   'approve',
   'scheduling',
   'concurrency',
+  'toolConcurrency',
   'timeoutMs',
   'cache',
   'dedupe',
