@@ -1,10 +1,4 @@
-import type {
-  LanguageModelV3CallOptions,
-  LanguageModelV3FunctionTool,
-  LanguageModelV3Prompt,
-  SharedV3ProviderMetadata,
-  SharedV3ProviderOptions,
-} from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, SharedV3ProviderMetadata } from '@ai-sdk/provider';
 
 /**
  * An AI SDK language model, as far as MTPX drives it: specification `v3` (AI SDK 6,
@@ -25,13 +19,6 @@ export type AiSdkCallSettings = Omit<
   LanguageModelV3CallOptions,
   'prompt' | 'tools' | 'abortSignal' | 'includeRawChunks'
 >;
-
-export type {
-  LanguageModelV3FunctionTool,
-  LanguageModelV3Prompt,
-  SharedV3ProviderMetadata,
-  SharedV3ProviderOptions,
-};
 
 /** One stream part, read loosely: the union of the v3 and v4 parts MTPX reads. */
 export interface StreamPart {

@@ -1,7 +1,8 @@
+import type { SharedV3ProviderMetadata } from '@ai-sdk/provider';
 import type { AssistantToolCall, ProviderEvent, ProviderPart } from '@mtpx/protocol';
 import { ProviderError } from '@mtpx/providers';
 import { assistantToolCall } from '@mtpx/providers/internal';
-import type { SharedV3ProviderMetadata, StreamPart } from './language-model';
+import type { StreamPart } from './language-model';
 import { providerErrorFromAiSdk } from './model-errors';
 import { finishReasonFromAiSdk, usageFromAiSdk } from './model-usage';
 import { turnPart } from './turn-parts';

@@ -1,5 +1,5 @@
+import type { SharedV3ProviderMetadata } from '@ai-sdk/provider';
 import type { JsonValue, ProviderPart } from '@mtpx/protocol';
-import type { SharedV3ProviderMetadata } from './language-model';
 
 /** The `provider` of every part `fromLanguageModel` keeps. */
 export const AI_SDK_PART_PROVIDER = 'ai-sdk';
