@@ -164,7 +164,8 @@ export class CallDispatcher {
       .add(pending.data.tool, pending.data, {
         jobId,
         attempts: pending.attempts,
-        backoff: { type: 'mtpx' },
+        // Only a job that may be retried needs its backoff (a smaller job is cheaper to move).
+        ...(pending.attempts > 1 ? { backoff: { type: 'mtpx' } } : {}),
         removeOnComplete: keep,
         removeOnFail: keep,
       })
@@ -310,9 +311,7 @@ export class CallDispatcher {
       );
       const current = (jobId: string) => {
         const pending = this.#pending.get(jobId);
-        return pending !== undefined && pending.enqueued && pending.epoch === epochs.get(jobId)
-          ? pending
-          : undefined;
+        return pending?.enqueued && pending.epoch === epochs.get(jobId) ? pending : undefined;
       };
       for (const jobId of presence.missing) if (current(jobId)) this.#lose(jobId);
       const finished = new Set(presence.finished);

@@ -1,6 +1,7 @@
 import { type AnyTool, type RetryBackoff, type Toolkit, ToolRegistry } from '@mtpx/executor';
 import { ArgumentValidator } from '@mtpx/executor/internal';
 import { type Job, UnrecoverableError, Worker } from 'bullmq';
+import type { CallStop } from './call-stop';
 import {
   bullConnection,
   invalid,
@@ -118,10 +119,10 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   client.on('error', onError);
   subscriber.on('error', onError);
 
-  const processor = async (
+  /** One attempt of a call, from its job to its answer (stops via `stop`). */
+  const runJob = async (
     job: Job<CallJobData, CallJobResult>,
-    token?: string,
-    signal?: AbortSignal,
+    stop: CallStop,
   ): Promise<CallJobResult> => {
     let data: CallJobData;
     try {
@@ -129,7 +130,7 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
     } catch (error) {
       throw new UnrecoverableError((error as Error).message);
     }
-    // A call taken up again (after a stall or a retry) may have been cancelled meanwhile.
+    // A call taken up again (after a stall, a retry or a hand-back) may have been cancelled meanwhile.
     if (job.attemptsStarted > 1 && job.id !== undefined) {
       if ((await client.get(location.cancelledKey(job.id))) === String(job.timestamp)) {
         throw new UnrecoverableError(cancelledMessage);
@@ -144,27 +145,41 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
       return { ok: false, code: 'unknown_tool', message };
     }
     const attempt = job.attemptsMade + 1;
-    const jobId = job.id as string;
-    let outcome: Awaited<ReturnType<typeof runAttempt>>;
-    try {
-      outcome = await runAttempt(tool, data, {
-        attempt,
-        signal: inFlight.begin(jobId, signal),
-        validator,
-        reportProgress: (progress) => {
-          job.updateProgress(progress).catch(() => {}); // progress is advisory
-        },
-      });
-    } finally {
-      // Synchronously after the attempt: a call handed back by a closing worker is not answered.
-      if (inFlight.finish(jobId, signal)) await handBack(job, token);
-    }
-    // A cancelled call fails its job: it has no answer, and a later dispatch runs it afresh.
-    if (signal?.aborted) throw new UnrecoverableError(cancelledMessage);
+    const outcome = await runAttempt(tool, data, {
+      attempt,
+      stop,
+      validator,
+      reportProgress: (progress) => {
+        job.updateProgress(progress).catch(() => {}); // progress is advisory
+      },
+    });
     if (outcome.retryable && attempt < (job.opts.attempts ?? 1)) {
       throw new RetryableCallError(outcome.result.message, outcome.retryAfterMs);
     }
     return outcome.result;
+  };
+
+  // Two parameters, no third: BullMQ then makes no AbortController per job (the stop does).
+  const processor = async (
+    job: Job<CallJobData, CallJobResult>,
+    token?: string,
+  ): Promise<CallJobResult> => {
+    const jobId = job.id as string;
+    const stop = inFlight.begin(jobId);
+    let result: CallJobResult | undefined;
+    let failure: { error: unknown } | undefined;
+    try {
+      result = await runJob(job, stop);
+    } catch (error) {
+      failure = { error };
+    }
+    // Synchronously after the attempt: a call handed back by a closing worker is not
+    // answered; a cancelled one fails its job (it has no answer: a later dispatch runs it afresh).
+    const stopped = inFlight.finish(jobId);
+    if (stopped === 'handed-back') return handBack(job, token);
+    if (stopped === 'cancelled') throw new UnrecoverableError(cancelledMessage);
+    if (failure !== undefined) throw failure.error;
+    return result as CallJobResult;
   };
 
   const worker = new Worker<CallJobData, CallJobResult>(location.queue, processor, {
@@ -178,7 +193,7 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   });
   worker.on('error', onError);
   subscriber.on('message', (channel: string, jobId: string) => {
-    if (channel === location.cancelChannel) worker.cancelJob(jobId, 'cancelled by the run');
+    if (channel === location.cancelChannel) inFlight.cancel(jobId);
   });
   await subscriber.subscribe(location.cancelChannel);
   await worker.waitUntilReady();

@@ -37,6 +37,22 @@ const CallJobResultSchema = z.union([
 
 /** A job's data checked against {@link CallJobData} (a queue may hold anyone's jobs). */
 export function parseJobData(data: unknown): CallJobData {
+  // The shape every MTPX job has, checked by hand (this runs once per call on the worker's
+  // hot path); anything else goes through the schema for its error message.
+  const job = data as Partial<CallJobData> | null;
+  if (
+    typeof job === 'object' &&
+    job !== null &&
+    typeof job.tool === 'string' &&
+    job.tool !== '' &&
+    typeof job.callId === 'string' &&
+    (job.runId === null || typeof job.runId === 'string') &&
+    typeof job.idempotencyKey === 'string' &&
+    job.idempotencyKey !== '' &&
+    isJsonObject(job.args)
+  ) {
+    return job as CallJobData;
+  }
   const parsed = CallJobDataSchema.safeParse(data);
   if (parsed.success) return parsed.data as CallJobData;
   throw new RemoteToolError({
@@ -47,6 +63,18 @@ export function parseJobData(data: unknown): CallJobData {
 
 /** A worker's answer checked against {@link CallJobResult}. */
 export function parseJobResult(value: unknown): CallJobResult {
+  // The common answer (a success without media) checked by hand: once per call on the
+  // orchestrator's hot path.
+  const answer = value as { ok?: unknown; media?: unknown; content?: unknown } | null;
+  if (
+    typeof answer === 'object' &&
+    answer !== null &&
+    answer.ok === true &&
+    answer.media === undefined &&
+    'content' in answer
+  ) {
+    return answer as CallJobResult;
+  }
   const parsed = CallJobResultSchema.safeParse(value);
   if (parsed.success) return parsed.data as CallJobResult;
   throw new RemoteToolError({

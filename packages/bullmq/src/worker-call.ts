@@ -6,6 +6,7 @@ import {
 } from '@mtpx/executor';
 import { type ArgumentValidator, timeLimitOf } from '@mtpx/executor/internal';
 import { isToolOutput, type MediaLists, type ToolCall } from '@mtpx/protocol';
+import type { CallStop, StopReason } from './call-stop';
 import type { CallJobData, CallJobResult } from './wire';
 
 /** What one attempt of a call on a worker came to. */
@@ -17,8 +18,8 @@ export type AttemptOutcome =
 export interface AttemptOptions {
   /** 1 on the first try; BullMQ's `attemptsMade + 1` after that. */
   attempt: number;
-  /** Aborted when the run cancels the call (BullMQ's per-job signal). */
-  signal: AbortSignal;
+  /** Stops the attempt: the run cancelled the call, or a closing worker hands it back. */
+  stop: CallStop;
   /** Checks arguments as the in-process executor does. */
   validator: ArgumentValidator;
   /** Sends a progress report back to the orchestrator. */
@@ -43,19 +44,23 @@ export async function runAttempt(
     const code = check.schemaError ? 'tool_error' : 'invalid_arguments';
     return { result: { ok: false, code, message: check.message }, retryable: false };
   }
-  const controller = new AbortController();
-  const abort = () => controller.abort(options.signal.reason);
-  if (options.signal.aborted) abort();
-  else options.signal.addEventListener('abort', abort, { once: true });
+  const { stop } = options;
+  if (stop.reason !== undefined) {
+    const message = 'The run cancelled this call before it ran on a worker.';
+    return { result: { ok: false, code: 'cancelled', message }, retryable: false };
+  }
   const call: ToolCall = { id: data.callId, name: data.tool, arguments: data.args, depends_on: [] };
   const context: ToolContext = {
-    signal: controller.signal,
+    get signal() {
+      return stop.signal;
+    },
     call,
     attempt: options.attempt,
     runId: data.runId ?? undefined,
     idempotencyKey: data.idempotencyKey,
     reportProgress: options.reportProgress,
   };
+  const limit = timeLimitOf(tool);
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     const settled = Promise.resolve()
@@ -64,38 +69,23 @@ export async function runAttempt(
         (value) => ({ value }),
         (error: unknown) => ({ error }),
       );
-    const stops: Promise<{ stopped: 'timeout' | 'cancelled' }>[] = [
-      new Promise((resolve) =>
-        controller.signal.addEventListener('abort', () => resolve({ stopped: 'cancelled' }), {
-          once: true,
-        }),
-      ),
-    ];
-    const limit = timeLimitOf(tool);
-    if (limit !== undefined) {
-      stops.push(
-        new Promise((resolve) => {
-          timer = setTimeout(() => {
-            resolve({ stopped: 'timeout' });
-            controller.abort(new DOMException(`Timed out after ${limit} ms`, 'TimeoutError'));
-          }, limit);
-        }),
-      );
-    }
-    const outcome = await Promise.race([settled, ...stops]);
+    const stopped = new Promise<{ stopped: StopReason }>((resolve) => {
+      stop.onStop((reason) => resolve({ stopped: reason }));
+      if (limit !== undefined) timer = setTimeout(() => stop.stop('timeout'), limit);
+    });
+    const outcome = await Promise.race([settled, stopped]);
     if ('stopped' in outcome) {
-      const message =
-        outcome.stopped === 'timeout'
-          ? `The call did not finish within its time limit of ${limit} ms and was abandoned.`
-          : 'The run cancelled this call while it ran on a worker.';
-      const code = outcome.stopped === 'timeout' ? 'timeout' : 'cancelled';
-      return { result: { ok: false, code, message }, retryable: false };
+      if (outcome.stopped === 'timeout') {
+        const message = `The call did not finish within its time limit of ${limit} ms and was abandoned.`;
+        return { result: { ok: false, code: 'timeout', message }, retryable: false };
+      }
+      const message = 'The run cancelled this call while it ran on a worker.';
+      return { result: { ok: false, code: 'cancelled', message }, retryable: false };
     }
     if ('error' in outcome) return failure(outcome.error);
     return { result: success(outcome.value), retryable: false };
   } finally {
     clearTimeout(timer);
-    options.signal.removeEventListener('abort', abort);
   }
 }
 

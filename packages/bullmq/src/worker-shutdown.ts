@@ -1,4 +1,5 @@
 import { type Job, WaitingError } from 'bullmq';
+import { CallStop, type StopReason } from './call-stop';
 
 /** What {@link ToolWorker.close} did with the calls it held. */
 export interface ToolWorkerClosed {
@@ -9,13 +10,14 @@ export interface ToolWorkerClosed {
 }
 
 /**
- * The calls a worker runs, so a closing worker can hand back those still running at its
- * deadline: their tool's `signal` aborts, and each job goes back to the front of the wait
- * list with its lock released (`moveToWait`) — not failed, not stalled, its attempts
- * unchanged — where the next free worker takes it.
+ * The calls a worker runs, so the run can cancel one (a message on the cancel channel) and
+ * a closing worker can hand back those still running at its deadline: their tool's
+ * `signal` aborts, and each job goes back to the front of the wait list with its lock
+ * released (`moveToWait`) — not failed, not stalled, its attempts unchanged — where the
+ * next free worker takes it.
  */
 export class CallsInFlight {
-  readonly #calls = new Map<string, AbortController>();
+  readonly #calls = new Map<string, CallStop>();
   readonly #closed: ToolWorkerClosed = { finished: [], handedBack: [] };
   #closing = false;
 
@@ -24,33 +26,29 @@ export class CallsInFlight {
     return this.#closed;
   }
 
-  /**
-   * Tracks a call's attempt from its start: the returned signal aborts when the call is
-   * handed back (and when `jobSignal`, BullMQ's cancellation, aborts).
-   */
-  begin(jobId: string, jobSignal: AbortSignal | undefined): AbortSignal {
-    const controller = new AbortController();
-    this.#calls.set(jobId, controller);
-    if (jobSignal?.aborted) controller.abort(jobSignal.reason);
-    else
-      jobSignal?.addEventListener('abort', () => controller.abort(jobSignal.reason), {
-        once: true,
-      });
-    return controller.signal;
+  /** Tracks a call's attempt from its start. */
+  begin(jobId: string): CallStop {
+    const stop = new CallStop();
+    this.#calls.set(jobId, stop);
+    return stop;
+  }
+
+  /** The run cancelled the call: its attempt stops (if it runs here). */
+  cancel(jobId: string): void {
+    this.#calls.get(jobId)?.stop('cancelled');
   }
 
   /**
-   * The attempt has settled (call it synchronously after it): true when the call was handed
-   * back before that — it must then go back to the queue ({@link handBack}), not be answered.
+   * The attempt has settled (call it synchronously after it): why it was stopped, if it
+   * was — a handed-back call must go back to the queue ({@link handBack}), not be answered.
    */
-  finish(jobId: string, jobSignal: AbortSignal | undefined): boolean {
-    const controller = this.#calls.get(jobId);
+  finish(jobId: string): StopReason | undefined {
+    const stop = this.#calls.get(jobId);
     this.#calls.delete(jobId);
-    if (controller === undefined) return false;
-    const handedBack = controller.signal.aborted && jobSignal?.aborted !== true;
-    if (handedBack) this.#closed.handedBack.push(jobId);
+    if (stop === undefined) return undefined;
+    if (stop.reason === 'handed-back') this.#closed.handedBack.push(jobId);
     else if (this.#closing) this.#closed.finished.push(jobId);
-    return handedBack;
+    return stop.reason;
   }
 
   /** The worker is closing: calls that finish from now on are reported as finished. */
@@ -60,9 +58,7 @@ export class CallsInFlight {
 
   /** Hands back every call still running (their attempt has not settled). */
   handBackAll(): void {
-    for (const controller of this.#calls.values()) {
-      controller.abort(new Error('handed back by a closing worker'));
-    }
+    for (const stop of this.#calls.values()) stop.stop('handed-back');
   }
 }
 
