@@ -18,6 +18,27 @@ export interface ToolSearchIndex {
 /**
  * Builds the search over a set of tools, once per set (again only when the set changes).
  * Plug in your own (embeddings, a vector store) with `toolSearch: { index }`.
+ *
+ * @example
+ * ```ts source="./tool-search.examples.ts#ownIndex"
+ * const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * (b[i] ?? 0), 0);
+ * const byEmbeddings: ToolSearchIndexFactory = async (deferred) => {
+ *   const vectors = await Promise.all(
+ *     deferred.map(async (tool) => ({ name: tool.name, vector: await embed(tool.description) })),
+ *   );
+ *   return {
+ *     search: async (query, limit) => {
+ *       const target = await embed(query);
+ *       return vectors
+ *         .map(({ name, vector }) => ({ name, score: cosine(vector, target) }))
+ *         .sort((a, b) => b.score - a.score)
+ *         .slice(0, limit)
+ *         .map(({ name }) => name);
+ *     },
+ *   };
+ * };
+ * const agent = createAgent({ provider, tools, toolSearch: { index: byEmbeddings } });
+ * ```
  */
 export type ToolSearchIndexFactory = (
   tools: readonly ToolSpec[],
@@ -84,7 +105,14 @@ export function parameterNames(schema: unknown, budget = { left: 200 }): string[
 /**
  * The default search: BM25 (MiniSearch) over each tool's name, description and parameter
  * names, the name weighted most. Words are split at `_`, `.`, `-` and camelCase humps, lower
- * cased, plural `s` dropped; a query word also matches as a prefix.
+ * cased, plural `s` dropped, English stop words left out; a query word of four letters or
+ * more also matches as a prefix.
+ *
+ * @example
+ * ```ts source="./tool-search.examples.ts#bm25ToolIndex"
+ * const index = bm25ToolIndex(tools);
+ * const names = await index.search('create a pull request', 5); // ["create_pull_request", …]
+ * ```
  */
 export function bm25ToolIndex(tools: readonly ToolSpec[]): ToolSearchIndex {
   const index = new MiniSearch<IndexedTool>({

@@ -15,7 +15,16 @@ export const SEARCH_TOOL_NAME = 'search_tools';
  */
 export type DeferOption = 'all' | 'tagged' | number | ((tool: ToolSpec) => boolean);
 
-/** How an agent searches for tools instead of sending every schema (`createAgent({ toolSearch })`). */
+/**
+ * How an agent searches for tools instead of sending every schema (`createAgent({ toolSearch })`).
+ *
+ * @example
+ * ```ts source="./tool-search.examples.ts#toolSearch"
+ * const agent = createAgent({ provider, tools, toolSearch: true });
+ * const output = await agent.run('Open a pull request that fixes the README typo.');
+ * output.toolResults[0]?.tool_name; // "search_tools": the found tools are sent from the next request on
+ * ```
+ */
 export interface ToolSearchOptions {
   /** Which tools are deferred. Default `'all'`. */
   defer?: DeferOption;
