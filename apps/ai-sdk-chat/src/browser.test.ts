@@ -114,6 +114,6 @@ describe('the example page (useChat) in Chromium', () => {
       'P-100 has 42 units available against 31 requested',
     );
     expect(await page.getByTestId('step').count()).toBe(2);
-    expect(problems.join("\n")).toBe("");
+    expect(problems.join('\n')).toBe('');
   });
 });

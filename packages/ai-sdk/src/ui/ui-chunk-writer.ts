@@ -6,10 +6,11 @@ import {
   reduceRunView,
   resolveKnownReferences,
 } from '@mtpx/agent/run-view';
-import type { FinishReason, JsonValue, ToolResult } from '@mtpx/protocol';
+import type { JsonValue, ToolResult } from '@mtpx/protocol';
 import type { FinishReason as UIFinishReason, UIMessageChunk } from 'ai';
 import { PRELIMINARY_OUTPUT_MESSAGE } from '../tools/run-ai-sdk-tool';
-import type { MtpxCallData, MtpxDataTypes } from './mtpx-data-parts';
+import { callData, reasonText, toUIFinishReason } from './call-data';
+import type { MtpxDataTypes } from './mtpx-data-parts';
 import { TextParts } from './text-parts';
 
 /** A chunk of the UI message stream with MTPX's data parts typed. */
@@ -345,56 +346,4 @@ export class UIChunkWriter {
     const last = this.#view.rounds.at(-1)?.finishReason;
     return last === undefined ? 'other' : toUIFinishReason(last);
   }
-}
-
-function callData(call: CallView): MtpxCallData {
-  const data: MtpxCallData = {
-    callId: call.id,
-    toolName: call.name,
-    round: call.round,
-    status: call.status,
-    references: call.references,
-    // A held call starts once released, after the response: the run view stamps it by
-    // `modelEndAt`, which only `round-finished` sets, so it would read as started during it.
-    startedDuringStream: call.startedDuringStream && call.heldAt === undefined,
-    held: call.heldAt !== undefined,
-    awaitingApproval: call.approvalAskedAt !== undefined && call.approvalAnsweredAt === undefined,
-    cached: call.cached,
-  };
-  if (call.index !== undefined) data.index = call.index;
-  if (call.toolCall !== undefined) data.arguments = call.toolCall.arguments as JsonValue;
-  if (call.heldReason !== undefined) data.heldReason = call.heldReason;
-  if (call.approval !== undefined) data.approval = call.approval;
-  if (call.durationMs !== undefined) data.durationMs = call.durationMs;
-  if (call.errorCode !== undefined) data.errorCode = call.errorCode;
-  const progress = call.progress
-    .filter((each) => each.message !== PRELIMINARY_OUTPUT_MESSAGE)
-    .at(-1);
-  if (progress !== undefined) {
-    const { at: _at, data: _data, ...rest } = progress;
-    data.progress = rest;
-  }
-  return data;
-}
-
-function toUIFinishReason(reason: FinishReason): UIFinishReason {
-  switch (reason) {
-    case 'tool_calls':
-      return 'tool-calls';
-    case 'content_filter':
-    case 'refusal':
-      return 'content-filter';
-    case 'stop':
-    case 'length':
-    case 'error':
-    case 'other':
-      return reason;
-    default:
-      return 'other';
-  }
-}
-
-function reasonText(reason: unknown): string {
-  if (reason instanceof Error) return reason.message;
-  return reason === undefined ? 'cancelled' : String(reason);
 }
