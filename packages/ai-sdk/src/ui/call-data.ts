@@ -12,8 +12,8 @@ export function callData(call: CallView): MtpxCallData {
     round: call.round,
     status: call.status,
     references: call.references,
-    // A held call starts once released, after the response: the run view stamps it by
-    // `modelEndAt`, which only `round-finished` sets, so it would read as started during it.
+    // A held call starts once released, after the response; until `round-finished` gives
+    // the run view the model's end, it would read as started during the stream.
     startedDuringStream: call.startedDuringStream && call.heldAt === undefined,
     held: call.heldAt !== undefined,
     awaitingApproval: call.approvalAskedAt !== undefined && call.approvalAnsweredAt === undefined,

@@ -202,16 +202,26 @@ describe('toUIMessageStream', () => {
     await agent.stream('again').result.catch(() => undefined);
   });
 
-  it('sends a whole text part for a turn that did not stream (run() events)', async () => {
-    const agent = await agentOn([{ text: 'Hello there.' }]);
+  it('sends a whole text part for a turn that did not stream, and marks no call as started during it (run() events)', async () => {
+    const agent = await agentOn([
+      { toolCalls: [{ id: 'call_1', name: 'getLocation', arguments: { name: 'Bruce Wayne' } }] },
+      { text: 'Hello there.' },
+    ]);
     const events: AgentEvent[] = [];
     await agent.run('hi', { onEvent: (event) => events.push(event) });
     async function* replay() {
       yield* events;
     }
-    const messages = await read(toUIMessageStream(replay()));
-    const text = messages.at(-1)?.parts.filter((part) => part.type === 'text');
+    const parts = (await read(toUIMessageStream(replay()))).at(-1)?.parts ?? [];
+    const text = parts.filter((part) => part.type === 'text');
     expect(text).toEqual([expect.objectContaining({ text: 'Hello there.', state: 'done' })]);
+    expect(parts.find((part) => part.type === 'tool-getLocation')).toMatchObject({
+      state: 'output-available',
+      input: { name: 'Bruce Wayne' },
+    });
+    // the model's turn was whole before the call started
+    const call = parts.find((part) => part.type === 'data-mtpx-call');
+    expect(call?.data).toMatchObject({ callId: 'call_1', startedDuringStream: false });
   });
 });
 

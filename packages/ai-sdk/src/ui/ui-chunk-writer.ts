@@ -57,6 +57,8 @@ export class UIChunkWriter {
   readonly #tools = new Map<string, ToolPartState>();
   #streaming = new Map<number, StreamingCall>();
   #sentEdges = new Set<string>();
+  /** The last data sent per data part, so an unchanged one is not sent again. */
+  readonly #sentData = new Map<string, string>();
   #started = false;
   #ended = false;
 
@@ -152,6 +154,11 @@ export class UIChunkWriter {
         out.push(...this.#text.close());
         this.#unfinishedCalls(out);
         for (const result of event.toolResults) this.#answer(out, result);
+        // The round's end fixes which calls started while the model was still writing.
+        for (const call of this.#view.rounds.find((each) => each.round === event.round)?.calls ??
+          []) {
+          this.#callData(out, call.id);
+        }
         out.push({ type: 'finish-step' });
         break;
       case 'run-finished':
@@ -323,6 +330,10 @@ export class UIChunkWriter {
     data: MtpxDataTypes[NAME],
   ) {
     if (this.#options.sendData === false) return;
+    const key = `${name}:${id}`;
+    const text = JSON.stringify(data);
+    if (this.#sentData.get(key) === text) return;
+    this.#sentData.set(key, text);
     out.push({ type: `data-${name}`, id, data } as MtpxUIMessageChunk);
   }
 
