@@ -108,7 +108,7 @@ function taskLine(
  * BFCL's labelled `multiple` and `parallel_multiple` items.
  */
 export async function toolSearchRow(config: BenchConfig): Promise<RowResult> {
-  const repetitions = Math.min(config.agents.repetitions, 3);
+  const { repetitions } = config.agents;
   const lines: ResultLine[] = [];
   // Per repetition, the tokens of the four tasks added up (repetition k of each task).
   const totals: Record<Variant, number[]> = {
