@@ -33,7 +33,10 @@ const [openai, anthropic, google, bedrock, aiPackage] = await Promise.all([
 
 /** The AI SDK 7 model of each replayed package, with the settings its AI SDK 6 case uses. */
 const models: Record<string, (url: string) => { model: AiSdkLanguageModel; settings?: Json }> = {
-  '@ai-sdk/openai': (url) => ({
+  '@ai-sdk/openai (Chat Completions)': (url) => ({
+    model: openai.createOpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1` }).chat('gpt-4.1-nano'),
+  }),
+  '@ai-sdk/openai (Responses)': (url) => ({
     model: openai
       .createOpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1` })
       .responses('gpt-5.1-codex-max'),
@@ -78,10 +81,10 @@ it('runs under Node 22 with AI SDK 7', () => {
 });
 
 describe.each(PROVIDER_REPLAYS)('AI SDK 7: $name', (replay) => {
-  const packageName = replay.name.split(' ')[0] as string;
+  const key = Object.keys(models).find((name) => replay.name.startsWith(name)) as string;
   const provider = (url: string): Provider => {
     const { model, settings } = (
-      models[packageName] as (url: string) => { model: AiSdkLanguageModel; settings?: Json }
+      models[key] as (url: string) => { model: AiSdkLanguageModel; settings?: Json }
     )(url);
     expect(model.specificationVersion).toBe('v4');
     return fromLanguageModel(model, settings === undefined ? {} : { settings });

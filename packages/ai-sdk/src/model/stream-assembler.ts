@@ -1,11 +1,12 @@
 import type { SharedV3ProviderMetadata } from '@ai-sdk/provider';
 import type { AssistantToolCall, ProviderEvent, ProviderPart } from '@mtpx/protocol';
+import { canonicalJson } from '@mtpx/protocol';
 import { ProviderError } from '@mtpx/providers';
-import { assistantToolCall } from '@mtpx/providers/internal';
+import { assistantToolCall, parseToolArguments } from '@mtpx/providers/internal';
 import type { StreamPart } from './language-model';
 import { providerErrorFromAiSdk } from './model-errors';
 import { finishReasonFromAiSdk, usageFromAiSdk } from './model-usage';
-import { turnPart } from './turn-parts';
+import { asJson, turnPart } from './turn-parts';
 
 /** What the assembler needs from the provider it serves. */
 export interface AssemblerContext {
@@ -33,6 +34,8 @@ interface Call {
   argumentsText: string;
   ready: boolean;
   providerMetadata: SharedV3ProviderMetadata | undefined;
+  /** Its provider part, once it is ready (a later `tool-call` part may add metadata). */
+  part?: ProviderPart;
 }
 
 /**
@@ -138,10 +141,29 @@ export class AiSdkStreamAssembler {
       this.#serverCalls.add(id);
       return [this.#serverToolUsed(id, part.toolName)];
     }
+    const earlier = this.#calls.has(id) ? [] : this.#readyWholeEarlierCalls();
     const call = this.#callFor(id);
     if (typeof part.toolName === 'string') call.toolName = part.toolName;
     if (part.providerMetadata !== undefined) call.providerMetadata = part.providerMetadata;
-    return [this.#delta(id, call, '')];
+    return [...earlier, this.#delta(id, call, '')];
+  }
+
+  /**
+   * A later call has begun: each earlier call whose arguments are a whole JSON object is
+   * complete, and ready now — the rule of the native OpenAI adapter. Packages that send
+   * every `tool-call` part only when the stream ends (`@ai-sdk/openai`'s Chat model)
+   * would otherwise hold every call back until then.
+   */
+  #readyWholeEarlierCalls(): ProviderEvent[] {
+    const events: ProviderEvent[] = [];
+    for (const id of this.#callOrder) {
+      const call = this.#calls.get(id) as Call;
+      if (call.ready || call.toolName === undefined) continue;
+      if (!call.argumentsText.trimEnd().endsWith('}')) continue;
+      if (!parseToolArguments(call.argumentsText).ok) continue;
+      events.push(this.#ready(id, call, call.argumentsText));
+    }
+    return events;
   }
 
   #inputDelta(part: StreamPart): ProviderEvent[] {
@@ -166,12 +188,12 @@ export class AiSdkStreamAssembler {
       return events;
     }
     const call = this.#callFor(id);
-    if (call.ready) throw this.#invalid(`call ${id} was sent twice`);
+    const input = typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {});
+    if (call.ready) return this.#confirm(id, call, input, part);
     if (typeof part.toolName === 'string') call.toolName = part.toolName;
     if (part.providerMetadata !== undefined) call.providerMetadata = part.providerMetadata;
     // The tool-call part's input is the whole arguments text: what the deltas left out is
     // sent as one more delta, so the deltas add up to the call.
-    const input = typeof part.input === 'string' ? part.input : JSON.stringify(part.input ?? {});
     const events: ProviderEvent[] = [];
     if (input !== call.argumentsText) {
       const rest = input.startsWith(call.argumentsText)
@@ -180,22 +202,38 @@ export class AiSdkStreamAssembler {
       call.argumentsText = input;
       events.push(this.#delta(id, call, rest));
     }
-    call.ready = true;
-    const name = this.#context.fromWireName(call.toolName ?? '');
-    const toolCall = assistantToolCall(id, name, input);
-    this.#toolCalls.push(toolCall);
-    this.#parts.push(
-      turnPart({
-        type: 'tool-call',
-        service: this.#context.provider,
-        index: call.index,
-        callId: id,
-        data:
-          call.providerMetadata === undefined ? {} : { providerMetadata: call.providerMetadata },
-      }),
-    );
-    events.push({ type: 'tool-call-ready', index: call.order, toolCall });
+    events.push(this.#ready(id, call, input));
     return events;
+  }
+
+  /** The `tool-call` part of a call already made ready: the same arguments, or the stream is broken. */
+  #confirm(id: string, call: Call, input: string, part: StreamPart): ProviderEvent[] {
+    if (
+      canonicalJson(parseToolArguments(input).arguments) !==
+      canonicalJson(parseToolArguments(call.argumentsText).arguments)
+    ) {
+      throw this.#invalid(`call ${id} was sent again with other arguments after it was complete`);
+    }
+    if (part.providerMetadata !== undefined && call.part !== undefined) {
+      call.providerMetadata = part.providerMetadata;
+      call.part.data = asJson({ providerMetadata: part.providerMetadata });
+    }
+    return [];
+  }
+
+  #ready(id: string, call: Call, input: string): ProviderEvent {
+    call.ready = true;
+    const toolCall = assistantToolCall(id, this.#context.fromWireName(call.toolName ?? ''), input);
+    this.#toolCalls.push(toolCall);
+    call.part = turnPart({
+      type: 'tool-call',
+      service: this.#context.provider,
+      index: call.index,
+      callId: id,
+      data: call.providerMetadata === undefined ? {} : { providerMetadata: call.providerMetadata },
+    });
+    this.#parts.push(call.part);
+    return { type: 'tool-call-ready', index: call.order, toolCall };
   }
 
   #callFor(id: string): Call {

@@ -19,6 +19,7 @@ import {
   bedrockWire,
 } from './bedrock-replay';
 import { googleRecording, googleRule, googleSeedRound, googleWire } from './google-replay';
+import { chatRecording, chatRule, chatSeedRound, chatWire } from './openai-chat-replay';
 import {
   recordedResponses,
   responsesRule,
@@ -51,6 +52,7 @@ const firstAssistant = (body: Json, key = 'messages', role = 'assistant'): Json 
 const joined = (values: unknown[]) => values.filter((value) => typeof value === 'string').join('');
 
 const responsesFinal = recordedResponses().at(-1) as Json[];
+const chatFinal = chatRecording();
 
 export const PROVIDER_REPLAYS: ProviderReplay[] = [
   {
@@ -91,6 +93,29 @@ export const PROVIDER_REPLAYS: ProviderReplay[] = [
         issued: { id: issued.id, encrypted_content: issued.encrypted_content },
       };
     },
+  },
+  {
+    name: '@ai-sdk/openai (Chat Completions)',
+    api: { wire: chatWire, headers: { 'content-type': 'text/event-stream' }, rule: chatRule },
+    seed: chatSeedRound,
+    final: chatFinal,
+    provider: (url) =>
+      fromLanguageModel(
+        createOpenAI({ apiKey: 'sk-test', baseURL: `${url}/v1` }).chat('gpt-4.1-nano'),
+      ),
+    closing: (events) =>
+      events.findIndex(
+        (event) => ((event.choices as Json[])[0] as Json | undefined)?.finish_reason != null,
+      ),
+    cutByLength: (events) =>
+      events.map((event) => {
+        const copied = copy(event);
+        const choice = (copied.choices as Json[])[0] as Json | undefined;
+        if (choice?.finish_reason != null) choice.finish_reason = 'length';
+        return copied;
+      }),
+    // Chat Completions sends no reasoning back (OpenAI keeps it hidden in this API).
+    reasoningCarried: () => ({ sent: undefined, issued: undefined }),
   },
   {
     name: '@ai-sdk/anthropic (Messages, extended thinking)',
