@@ -181,6 +181,36 @@ describe('toUIMessageStream', () => {
     });
   });
 
+  it('cancels the run when the stream is cancelled (the browser went away)', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const { tools } = await fromAiSdkTools({
+      waitForever: tool({
+        description: 'Waits until cancelled.',
+        inputSchema: z.object({}),
+        execute: (_input, { abortSignal }) =>
+          new Promise<string>((_resolve, reject) => {
+            toolSignal = abortSignal;
+            abortSignal?.addEventListener('abort', () => reject(abortSignal.reason));
+          }),
+      }),
+    });
+    const agent = createAgent({
+      provider: scriptedProvider([{ toolCalls: [{ id: 'call_1', name: 'waitForever' }] }]),
+      tools,
+    });
+    const run = agent.stream('wait');
+    const reader = toUIMessageStream(run).getReader();
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) throw new Error('the stream ended before the call started');
+      if (next.value.type === 'data-mtpx-call' && next.value.data.status === 'running') break;
+    }
+    await reader.cancel('gone');
+    const output = await run.result;
+    expect(output.stopReason).toBe('cancelled');
+    expect(toolSignal?.aborted).toBe(true);
+  });
+
   it('ends with an error chunk when the run fails', async () => {
     const agent = createAgent({
       provider: scriptedProvider(() => {
