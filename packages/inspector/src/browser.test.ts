@@ -3,6 +3,9 @@ import { existsSync } from 'node:fs';
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createAgent, InMemoryRunJournal } from '@mtpx/agent';
+import { defineTool } from '@mtpx/executor';
+import { scriptedProvider } from '@mtpx/providers/testing';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordRuns } from './index';
@@ -155,6 +158,71 @@ describe('the Inspector in chromium', () => {
     await page.keyboard.press('Escape');
     await page.locator('tr[data-run="run_demo"]').waitFor();
     expect(new URL(page.url()).pathname).toBe('/');
+  });
+
+  it('a run waiting for approval: listed as waiting, its pending calls with what they would do and what waits on them', async () => {
+    const recorder = recordRuns({ dir: dataDir });
+    const tool = (name: string, risk: 'read_only' | 'write' | 'destructive') =>
+      defineTool({
+        name,
+        description: name,
+        risk_level: risk,
+        input_schema: { type: 'object', properties: { text: { type: 'string' } } },
+        execute: (args: { text?: string }) => `${name}(${args.text ?? ''})`,
+      });
+    const agent = createAgent({
+      provider: scriptedProvider([
+        {
+          toolCalls: [
+            { id: 'call_read', name: 'doc.read', arguments: { text: 'draft' } },
+            { id: 'call_write', name: 'doc.write', arguments: { text: { $ref: 'call_read' } } },
+            { id: 'call_notify', name: 'doc.notify', arguments: { text: { $ref: 'call_write' } } },
+            { id: 'call_delete', name: 'doc.delete', arguments: { text: 'old' } },
+          ],
+        },
+      ]),
+      tools: [
+        tool('doc.read', 'read_only'),
+        tool('doc.write', 'write'),
+        tool('doc.notify', 'read_only'),
+        tool('doc.delete', 'destructive'),
+      ],
+      policy: { defaults: { write: 'ask' } },
+      journal: new InMemoryRunJournal(),
+      onEvent: recorder,
+    });
+    const output = await agent.run('Tidy the documents.', { runId: 'run_waiting' });
+    expect(output.stopReason).toBe('awaiting_approval');
+    await recorder.close();
+
+    await page.goto(`${base}/`);
+    const row = page.locator('tr[data-run="run_waiting"]');
+    await row.waitFor();
+    expect(await row.locator('[data-waiting]').textContent()).toBe('waiting for approval (2)');
+    await page.locator('select[aria-label="Status"]').selectOption('waiting');
+    expect(
+      await page
+        .locator('tbody tr')
+        .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-run'))),
+    ).toEqual(['run_waiting']);
+    await row.locator('a').click();
+    const section = page.locator('[data-pending-approvals]');
+    await section.waitFor();
+    expect(await page.locator('[data-run-status]').textContent()).toBe('waiting for approval');
+    expect(
+      await section
+        .locator('[data-pending-approval]')
+        .evaluateAll((nodes) => nodes.map((node) => node.getAttribute('data-pending-approval'))),
+    ).toEqual(expect.arrayContaining(['call_write', 'call_delete']));
+    expect(await section.locator('[data-pending-approval]').count()).toBe(2);
+    const write = section.locator('[data-pending-approval="call_write"]');
+    expect(await write.textContent()).toContain('doc.write');
+    expect(await write.locator('[data-pending-arguments]').textContent()).toContain(
+      '"text": "doc.read(draft)"',
+    );
+    expect(await write.textContent()).toContain('$call_read');
+    expect(await write.locator('[data-pending-waiting]').textContent()).toContain('call_notify');
+    await page.screenshot({ path: join(artifacts, 'inspector-waiting.png'), fullPage: true });
   });
 
   it('a run in progress updates live', async () => {

@@ -23,6 +23,7 @@ export {
   buildRunView,
   type CallSegment,
   type CallView,
+  type PendingApprovalView,
   type RoundView,
   type RunView,
   referencesIn,

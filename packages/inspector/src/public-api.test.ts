@@ -14,6 +14,7 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'inspectorRunUrl',
     'type InspectorServer',
     'listRuns',
+    'type PendingApprovalView',
     'type ProvenanceLink',
     'type ProvenanceSource',
     'readRun',

@@ -63,6 +63,21 @@ export interface RoundView
   serverTools: Array<{ at: number; blockType?: string; name?: string }>;
 }
 
+/** A call the run waits on a person for (`output.pendingApprovals`). */
+export interface PendingApprovalView {
+  approvalId: string;
+  callId: string;
+  toolName: string;
+  riskLevel: string;
+  reason: string;
+  /** The arguments as the tool would receive them. */
+  arguments: unknown;
+  /** The calls its `$ref`s named. */
+  references: string[];
+  /** Calls that wait on it. */
+  waiting: string[];
+}
+
 /** The whole run. */
 export interface RunView
   extends Pick<
@@ -80,6 +95,8 @@ export interface RunView
     | 'lastAt'
   > {
   stopReason?: string;
+  /** For a run that stopped waiting for approval: the calls that wait. */
+  pendingApprovals?: PendingApprovalView[];
   error?: { code?: string; message: string };
   usage: Record<string, number>;
   rounds: RoundView[];
@@ -121,6 +138,18 @@ export function inspectorRunView(run: AgentRunView): RunView {
   if (run.status === 'finished' || run.status === 'cancelled') {
     if (run.finalText !== undefined) view.finalText = run.finalText;
     if (run.stopReason !== undefined) view.stopReason = run.stopReason;
+    const pending = run.output?.pendingApprovals;
+    if (run.stopReason === 'awaiting_approval' && Array.isArray(pending))
+      view.pendingApprovals = pending.map((approval) => ({
+        approvalId: String(approval.approvalId),
+        callId: String(approval.callId),
+        toolName: String(approval.toolName),
+        riskLevel: String(approval.riskLevel),
+        reason: String(approval.reason ?? ''),
+        arguments: approval.arguments,
+        references: Array.isArray(approval.references) ? approval.references.map(String) : [],
+        waiting: Array.isArray(approval.waiting) ? approval.waiting.map(String) : [],
+      }));
   }
   if (run.failure !== undefined)
     view.error = {

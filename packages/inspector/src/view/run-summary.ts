@@ -19,6 +19,8 @@ export interface RunSummary {
   durationMs: number;
   finalText?: string;
   stopReason?: string;
+  /** Calls waiting for a person's decision (a run that stopped with `awaiting_approval`). */
+  pendingApprovals?: number;
   eventCount: number;
 }
 
@@ -48,5 +50,6 @@ export function summarizeRun(
   for (const key of ['input', 'provider', 'model', 'agentName', 'finalText', 'stopReason'] as const)
     if (view[key] !== undefined) summary[key] = view[key];
   if (facts.startedAt !== undefined) summary.startedAt = facts.startedAt;
+  if (view.pendingApprovals !== undefined) summary.pendingApprovals = view.pendingApprovals.length;
   return summary;
 }

@@ -3,6 +3,7 @@ import type { RecordedEvent } from '../record/recorded-event';
 import { inspectorRunView, type RunView } from '../view/run-model';
 import { fetchRun, followRun } from './api';
 import { fill, h, ms, pretty } from './dom';
+import { pendingApprovalsSection } from './pending-approvals';
 import { callDetails, roundSection, transcript } from './run-parts';
 
 /** Pixels of the time axis for the window's width. */
@@ -36,17 +37,23 @@ export async function runPage(root: HTMLElement, runId: string): Promise<() => v
       h(
         'p',
         { class: 'run-meta' },
-        h(
-          'span',
-          { class: `badge badge-${view.status}`, 'data-run-status': view.status },
-          view.status === 'running' ? 'running · live' : view.status,
-        ),
+        view.pendingApprovals !== undefined
+          ? h(
+              'span',
+              { class: 'badge badge-waiting', 'data-run-status': 'waiting' },
+              'waiting for approval',
+            )
+          : h(
+              'span',
+              { class: `badge badge-${view.status}`, 'data-run-status': view.status },
+              view.status === 'running' ? 'running · live' : view.status,
+            ),
         ` ${[view.agentName, view.provider, view.model].filter(Boolean).join(' · ')}`,
         ` · ${view.streaming ? `streamed, eager dispatch ${view.eagerDispatch ? 'on' : 'off'}` : 'whole turns'}`,
         ` · ${ms(view.durationMs ?? view.lastAt)}`,
         h('span', { class: 'muted mono' }, ` ${runId}`),
       ),
-      view.finalText !== undefined
+      view.finalText !== undefined && view.pendingApprovals === undefined
         ? h(
             'div',
             { class: 'answer', 'data-answer': true },
@@ -54,6 +61,7 @@ export async function runPage(root: HTMLElement, runId: string): Promise<() => v
             view.finalText || '(none)',
           )
         : null,
+      view.pendingApprovals !== undefined ? pendingApprovalsSection(view.pendingApprovals) : null,
       view.error
         ? h('div', { class: 'failure' }, `${view.error.code ?? 'failed'}: ${view.error.message}`)
         : null,

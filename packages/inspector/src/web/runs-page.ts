@@ -3,7 +3,9 @@ import { fetchRuns } from './api';
 import { h, ms } from './dom';
 
 function matches(run: RunSummary, text: string, status: string): boolean {
-  if (status !== '' && run.status !== status) return false;
+  if (status === 'waiting') {
+    if (run.stopReason !== 'awaiting_approval') return false;
+  } else if (status !== '' && run.status !== status) return false;
   if (text === '') return true;
   const haystack = [
     run.runId,
@@ -37,8 +39,12 @@ export async function runsPage(
   const status = h(
     'select',
     { 'aria-label': 'Status' },
-    ...['', 'finished', 'running', 'failed', 'cancelled'].map((value) =>
-      h('option', { value }, value === '' ? 'any status' : value),
+    ...['', 'finished', 'running', 'waiting', 'failed', 'cancelled'].map((value) =>
+      h(
+        'option',
+        { value },
+        value === '' ? 'any status' : value === 'waiting' ? 'waiting for approval' : value,
+      ),
     ),
   );
   const compare = h('button', { type: 'button', disabled: true }, 'Compare two runs');
@@ -70,7 +76,17 @@ export async function runsPage(
               },
             }),
           ),
-          h('td', {}, h('span', { class: `badge badge-${run.status}` }, run.status)),
+          h(
+            'td',
+            {},
+            run.stopReason === 'awaiting_approval'
+              ? h(
+                  'span',
+                  { class: 'badge badge-waiting', 'data-waiting': run.pendingApprovals ?? 0 },
+                  `waiting for approval (${run.pendingApprovals ?? 0})`,
+                )
+              : h('span', { class: `badge badge-${run.status}` }, run.status),
+          ),
           h(
             'td',
             { class: 'run-cell' },
