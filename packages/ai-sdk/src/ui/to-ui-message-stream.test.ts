@@ -211,6 +211,24 @@ describe('toUIMessageStream', () => {
     expect(toolSignal?.aborted).toBe(true);
   });
 
+  it('sends dynamic tools as dynamic-tool parts, as streamText does', async () => {
+    const agent = await agentOn([
+      { toolCalls: [{ id: 'call_1', name: 'getLocation', arguments: { name: 'Bruce Wayne' } }] },
+      { text: 'Gotham City.' },
+    ]);
+    const messages = await read(
+      toUIMessageStream(agent.stream('Where?'), {
+        dynamicTools: (name) => name === 'getLocation',
+      }),
+    );
+    expect(messages.at(-1)?.parts.find((part) => part.type === 'dynamic-tool')).toMatchObject({
+      toolName: 'getLocation',
+      state: 'output-available',
+      input: { name: 'Bruce Wayne' },
+      output: { name: 'Bruce Wayne', city: 'Gotham City' },
+    });
+  });
+
   it('ends with an error chunk when the run fails', async () => {
     const agent = createAgent({
       provider: scriptedProvider(() => {

@@ -26,6 +26,11 @@ export interface UIChunkWriterOptions {
   sendData?: boolean;
   /** The `errorText` a failed run shows; default: the error's message. */
   onError?: (error: unknown) => string;
+  /**
+   * Which tools are dynamic (their parts are `dynamic-tool`, as `streamText` sends an AI SDK
+   * `dynamicTool`'s); default none: every call is a `tool-${name}` part.
+   */
+  dynamicTools?: (toolName: string) => boolean;
 }
 
 /** A tool call as the stream has shown it so far. */
@@ -216,6 +221,7 @@ export class UIChunkWriter {
         type: 'tool-input-start',
         toolCallId: streaming.callId,
         toolName: streaming.toolName,
+        ...this.#dynamic(streaming.toolName),
       });
     }
     this.#flush(out, streaming.callId, streaming);
@@ -239,6 +245,7 @@ export class UIChunkWriter {
         type: 'tool-input-error',
         toolCallId: streaming.callId,
         toolName: part.toolName,
+        ...this.#dynamic(part.toolName),
         input: undefined,
         errorText: 'Never run: the response ended before the call was complete.',
       });
@@ -256,7 +263,17 @@ export class UIChunkWriter {
     const text = JSON.stringify(input);
     if (part.answered || part.sentInput === text) return;
     part.sentInput = text;
-    out.push({ type: 'tool-input-available', toolCallId: callId, toolName, input });
+    out.push({
+      type: 'tool-input-available',
+      toolCallId: callId,
+      toolName,
+      ...this.#dynamic(toolName),
+      input,
+    });
+  }
+
+  #dynamic(toolName: string): { dynamic?: true } {
+    return this.#options.dynamicTools?.(toolName) === true ? { dynamic: true } : {};
   }
 
   #ensurePart(out: MtpxUIMessageChunk[], callId: string, toolName: string) {
