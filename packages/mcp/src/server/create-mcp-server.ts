@@ -4,6 +4,7 @@ import {
   type AnyTool,
   createExecutor,
   type ExecutorEvent,
+  type PlanApprovals,
   type ResultCache,
   RiskPolicy,
   type RiskPolicyOptions,
@@ -106,11 +107,9 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
   const registry =
     options.tools instanceof ToolRegistry ? options.tools : new ToolRegistry(options.tools);
   const policy = toPolicy(options.policy);
-  const approvedCalls = new Set<string>();
   const executor = createExecutor({
     tools: registry,
     policy,
-    approve: (_spec, call) => approvedCalls.has(call.id),
     ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
     ...(options.cache !== undefined && { cache: options.cache }),
   });
@@ -137,18 +136,21 @@ export function createMcpServer(options: CreateMcpServerOptions): McpToolServer 
     ): Promise<InputRoundResult<CallToolResult>> => {
       const call = { id: `mcp_${randomUUID()}`, name: tool.name, arguments: args as never };
       const scope: InputRoundScope = { context };
-      if (approved) approvedCalls.add(call.id);
-      let result: ToolResult | undefined;
-      try {
-        [result] = await withInputRoundScope(call.id, scope, () =>
-          executor.executeToolCalls([call], {
-            signal: context.signal,
-            onEvent: (event) => void forwardProgress(event, context),
-          }),
-        );
-      } finally {
-        approvedCalls.delete(call.id);
-      }
+      // The confirmation round's answer is the decision, given to the executor as any
+      // decision made outside a plan execution (the agent's resumed approvals use the same).
+      const approvals: PlanApprovals | undefined = approved
+        ? {
+            decided: (request) => (request.call.id === call.id ? { approved: true } : undefined),
+            pending: () => {},
+          }
+        : undefined;
+      const [result] = await withInputRoundScope(call.id, scope, () =>
+        executor.executeToolCalls([call], {
+          signal: context.signal,
+          onEvent: (event) => void forwardProgress(event, context),
+          ...(approvals === undefined ? {} : { approvals }),
+        }),
+      );
       if (scope.result?.type === 'input_required' && result?.success) return scope.result;
       return complete(checkResult(toolResultToCallToolResult(result)));
     };
