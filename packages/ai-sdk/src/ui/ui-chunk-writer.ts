@@ -6,7 +6,7 @@ import {
   reduceRunView,
   resolveKnownReferences,
 } from '@mtpx/agent/run-view';
-import type { JsonValue, ToolResult } from '@mtpx/protocol';
+import { findRefs, type JsonValue, type ToolResult } from '@mtpx/protocol';
 import type { FinishReason as UIFinishReason, UIMessageChunk } from 'ai';
 import { PRELIMINARY_OUTPUT_MESSAGE } from '../tools/run-ai-sdk-tool';
 import { callData, reasonText, toUIFinishReason } from './call-data';
@@ -117,7 +117,11 @@ export class UIChunkWriter {
           this.#startStreamingCall(out, streaming);
         }
         this.#streaming.delete(event.index);
-        this.#input(out, event.call.id, event.call.name, this.#known(event.call.arguments));
+        const known = this.#known(event.call.arguments);
+        // `tool-input-available` goes once, with the input the tool gets: a call still
+        // waiting for a referenced output shows as input-streaming until it starts.
+        if (findRefs(known).length === 0) this.#input(out, event.call.id, event.call.name, known);
+        else this.#startPart(out, event.call.id, event.call.name);
         this.#callData(out, event.call.id);
         this.#edges(out, event.call.id);
         break;
@@ -215,16 +219,20 @@ export class UIChunkWriter {
   #startStreamingCall(out: MtpxUIMessageChunk[], streaming: StreamingCall) {
     if (streaming.callId === undefined || streaming.toolName === undefined) return;
     streaming.started = true;
-    if (!this.#tools.has(streaming.callId)) {
-      this.#tools.set(streaming.callId, { toolName: streaming.toolName, answered: false });
-      out.push({
-        type: 'tool-input-start',
-        toolCallId: streaming.callId,
-        toolName: streaming.toolName,
-        ...this.#dynamic(streaming.toolName),
-      });
-    }
+    this.#startPart(out, streaming.callId, streaming.toolName);
     this.#flush(out, streaming.callId, streaming);
+  }
+
+  /** `tool-input-start`, once per call: the part exists, its input not yet. */
+  #startPart(out: MtpxUIMessageChunk[], callId: string, toolName: string) {
+    if (this.#tools.has(callId)) return;
+    this.#tools.set(callId, { toolName, answered: false });
+    out.push({
+      type: 'tool-input-start',
+      toolCallId: callId,
+      toolName,
+      ...this.#dynamic(toolName),
+    });
   }
 
   #flush(out: MtpxUIMessageChunk[], callId: string, streaming: StreamingCall) {
