@@ -1,27 +1,22 @@
 import {
+  acquiredLease,
+  leaseView,
+  releasedLease,
+  renewedLease,
+  type StoredLease,
+} from './lease-rules';
+import {
   checkJournalVersion,
   type JournaledCall,
   type JournaledRun,
   type RunJournal,
 } from './run-journal';
-import {
-  checkLeaseToken,
-  type JournalWriteOptions,
-  leaseHeld,
-  leaseLost,
-  type RunLease,
-} from './run-lease';
+import { checkLeaseToken, type JournalWriteOptions, type RunLease } from './run-lease';
 
 /** Options of {@link InMemoryRunJournal}. */
 export interface InMemoryRunJournalOptions {
   /** The clock leases expire by, in milliseconds (default `Date.now`); tests pass their own. */
   now?: () => number;
-}
-
-interface StoredLease {
-  holder: string;
-  token: number;
-  expiresAtMs: number;
 }
 
 /**
@@ -85,31 +80,21 @@ export class InMemoryRunJournal implements RunJournal {
 
   async acquireLease(runId: string, holder: string, ttlMs: number): Promise<RunLease> {
     const now = this.#now();
-    const stored = this.#leases.get(runId);
-    if (stored !== undefined && stored.holder !== holder && stored.expiresAtMs > now) {
-      throw leaseHeld(runId, this.#view(runId, stored, now));
-    }
-    const token =
-      stored === undefined ? 1 : stored.holder === holder ? stored.token : stored.token + 1;
-    const lease = { holder, token, expiresAtMs: now + ttlMs };
+    const lease = acquiredLease(runId, this.#leases.get(runId), holder, ttlMs, now);
     this.#leases.set(runId, lease);
-    return this.#view(runId, lease, now);
+    return leaseView(runId, lease, now);
   }
 
   async renewLease(runId: string, token: number, ttlMs: number): Promise<RunLease> {
     const now = this.#now();
-    const stored = this.#leases.get(runId);
-    if (stored === undefined || stored.token !== token) {
-      throw leaseLost(runId, token, stored && this.#view(runId, stored, now));
-    }
-    stored.expiresAtMs = now + ttlMs;
-    return this.#view(runId, stored, now);
+    const lease = renewedLease(runId, this.#leases.get(runId), token, ttlMs, now);
+    this.#leases.set(runId, lease);
+    return leaseView(runId, lease, now);
   }
 
   async releaseLease(runId: string, token: number): Promise<void> {
-    const stored = this.#leases.get(runId);
-    const now = this.#now();
-    if (stored?.token === token && stored.expiresAtMs > now) stored.expiresAtMs = now;
+    const lease = releasedLease(this.#leases.get(runId), token, this.#now());
+    if (lease !== undefined) this.#leases.set(runId, lease);
   }
 
   async getLease(runId: string): Promise<RunLease | undefined> {
@@ -118,16 +103,6 @@ export class InMemoryRunJournal implements RunJournal {
 
   #leaseOf(runId: string): RunLease | undefined {
     const stored = this.#leases.get(runId);
-    return stored && this.#view(runId, stored, this.#now());
-  }
-
-  #view(runId: string, lease: StoredLease, now: number): RunLease {
-    return {
-      runId,
-      holder: lease.holder,
-      token: lease.token,
-      expiresAt: new Date(lease.expiresAtMs).toISOString(),
-      expiresInMs: lease.expiresAtMs - now,
-    };
+    return stored && leaseView(runId, stored, this.#now());
   }
 }
