@@ -50,6 +50,12 @@ async function read(stream: ReadableStream<MtpxUIMessageChunk>): Promise<MtpxUIM
   return messages;
 }
 
+async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const items: T[] = [];
+  for await (const item of stream) items.push(item);
+  return items;
+}
+
 const chainTurns: ScriptedTurn[] = [
   {
     reasoning: 'Find the city first, then its weather.',
@@ -66,9 +72,21 @@ const chainTurns: ScriptedTurn[] = [
 describe('toUIMessageStream', () => {
   it('reads back with readUIMessageStream as the parts useChat renders', async () => {
     const agent = await agentOn(chainTurns);
-    const messages = await read(
-      toUIMessageStream(agent.stream('Weather where Bruce Wayne lives?')),
+    const [forReading, forChunks] = toUIMessageStream(
+      agent.stream('Weather where Bruce Wayne lives?'),
+    ).tee();
+    const [messages, chunks] = await Promise.all([read(forReading), collect(forChunks)]);
+    // each call's input is sent once, as the tool gets it (as streamText sends it)
+    const inputs = chunks.flatMap((chunk) =>
+      chunk.type === 'tool-input-available' ? [[chunk.toolCallId, chunk.input]] : [],
     );
+    // (in the order they became known, which depends on timing)
+    expect(inputs.sort(([a], [b]) => String(a).localeCompare(String(b)))).toEqual([
+      ['call_1', { name: 'Bruce Wayne' }],
+      ['call_2', { city: 'Gotham City' }],
+      ['call_3', { note: 'asked about Bruce' }],
+      ['call_4', {}],
+    ]);
     const message = messages.at(-1);
     const parts = message?.parts ?? [];
     const shown = parts.filter((part) => !part.type.startsWith('data-'));
