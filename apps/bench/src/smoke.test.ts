@@ -23,7 +23,7 @@ const linesPerRow: Record<number, number> = {
   6: 6,
   7: 14,
   8: 4,
-  9: 16,
+  9: 21,
 };
 
 function expectStat(stat: Stat, repetitions: number): void {

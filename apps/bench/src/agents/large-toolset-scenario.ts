@@ -91,7 +91,7 @@ export const largeToolsetTasks: LargeToolsetTask[] = [
     name: '3 trading tools',
     needs: ['get_symbol_by_name', 'get_stock_info', 'place_order'],
     task: 'Buy 10 shares of Nvidia at its current price.',
-    searches: ['stock symbol by company name, stock price, place a buy order'],
+    searches: ['stock symbol by company name, place a buy order', 'get stock info'],
     calls: numbered([
       { name: 'get_symbol_by_name', arguments: { name: 'Nvidia' } },
       { name: 'get_stock_info', arguments: { symbol: ref('call_1', '/symbol') } },
@@ -211,7 +211,8 @@ export const largeToolsetTasks: LargeToolsetTask[] = [
     ],
     task: 'Put Tesla on my watchlist, open a support ticket about its price, and file an issue in octo-org/app to track the ticket.',
     searches: [
-      'stock symbol by name, stock price, add stock to watchlist',
+      'stock symbol by name, add stock to watchlist',
+      'get stock info',
       'create support ticket, create GitHub issue',
     ],
     calls: numbered([

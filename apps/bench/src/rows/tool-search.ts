@@ -11,6 +11,7 @@ import {
   withToolSearch,
 } from '../agents/large-toolset-scenario';
 import { toolRetrievalQuality } from '../agents/tool-retrieval';
+import { aiSdk7ToolSearch } from '../ai-sdk-7/run-child';
 import type { BenchConfig } from '../config';
 import { formatNumber } from '../support/format';
 import type { ResultLine, RowResult } from '../support/results';
@@ -18,11 +19,13 @@ import { pairedRatios, summarize } from '../support/stats';
 
 type Variant = 'search' | 'every' | 'vercel';
 const order: Variant[] = ['search', 'every', 'vercel'];
-const labels: Record<Variant, string> = {
+const labels: Record<Variant | 'ai7', string> = {
   search: 'MTPX agent, `toolSearch: true` (BM25 search tool)',
   every: 'MTPX agent, every schema on every request',
   vercel: 'Vercel AI SDK `generateText` (ai 6), every schema, level by level',
+  ai7: 'Vercel AI SDK 7 `generateText` + `toolSearch()` (Node 22), level by level',
 };
+type TokenSample = Pick<AgentSample, 'modelCalls' | 'tokensSent' | 'anthropicTokensSent'>;
 
 /** One task's three variants against scripted OpenAI-compatible servers. */
 async function measureTask(task: LargeToolsetTask, repetitions: number) {
@@ -63,13 +66,12 @@ async function measureTask(task: LargeToolsetTask, repetitions: number) {
   });
 }
 
-function taskLine(
-  benchmark: string,
-  variant: Variant,
-  samples: Record<Variant, AgentSample[]>,
-): ResultLine {
-  const own = samples[variant];
-  const tokens = (list: AgentSample[]) => list.map((sample) => sample.tokensSent);
+type LineVariant = Variant | 'ai7';
+type TaskSamples = Partial<Record<LineVariant, TokenSample[]>> & Record<Variant, TokenSample[]>;
+
+function taskLine(benchmark: string, variant: LineVariant, samples: TaskSamples): ResultLine {
+  const own = samples[variant] as TokenSample[];
+  const tokens = (list: TokenSample[]) => list.map((sample) => sample.tokensSent);
   const value = summarize(tokens(own));
   const modelCalls = summarize(own.map((sample) => sample.modelCalls)).median;
   const details: Record<string, number> = {
@@ -91,9 +93,13 @@ function taskLine(
       value: pairedRatios(tokens(own), tokens(samples.every)),
     };
   }
-  if (variant !== 'vercel') {
+  if (variant === 'search' || variant === 'every') {
     details.tokensRatioToVercel = pairedRatios(tokens(own), tokens(samples.vercel)).median;
     notes.push(`tokens ${formatNumber(details.tokensRatioToVercel)}× Vercel`);
+  }
+  if (variant === 'search' && samples.ai7 !== undefined) {
+    details.tokensRatioToAiSdk7ToolSearch = pairedRatios(tokens(own), tokens(samples.ai7)).median;
+    notes.push(`${formatNumber(details.tokensRatioToAiSdk7ToolSearch)}× AI SDK 7 toolSearch`);
   }
   notes.push(`Anthropic rules ${formatNumber(details.anthropicTokensSent as number)} tokens`);
   line.note = notes.join(' · ');
@@ -104,28 +110,36 @@ function taskLine(
  * Row 9: a large real toolset — the GitHub MCP server's 117 published tools and row 8's 29
  * BFCL functions — on four tasks that need 2 to 5 of them: tokens sent per task and model
  * calls, with tool search (our agent's BM25 search tool), with every schema on every
- * request, and the Vercel AI SDK sending every schema; then the search's recall@5 on
- * BFCL's labelled `multiple` and `parallel_multiple` items.
+ * request, the Vercel AI SDK 6 sending every schema, and (where Node 22 is installed) the
+ * AI SDK 7 with its `toolSearch()`; then the search's recall@5 on BFCL's labelled
+ * `multiple` and `parallel_multiple` items.
  */
 export async function toolSearchRow(config: BenchConfig): Promise<RowResult> {
   const { repetitions } = config.agents;
   const lines: ResultLine[] = [];
+  const ai7 = await aiSdk7ToolSearch(repetitions);
+  const variants: LineVariant[] = ai7 === undefined ? order : [...order, 'ai7'];
   // Per repetition, the tokens of the four tasks added up (repetition k of each task).
-  const totals: Record<Variant, number[]> = {
-    search: Array(repetitions).fill(0),
-    every: Array(repetitions).fill(0),
-    vercel: Array(repetitions).fill(0),
-  };
+  const totals = Object.fromEntries(
+    variants.map((variant) => [variant, Array(repetitions).fill(0) as number[]]),
+  ) as Record<LineVariant, number[]>;
   for (const task of largeToolsetTasks) {
-    const samples = await measureTask(task, repetitions);
-    for (const variant of order) {
+    const samples: TaskSamples = await measureTask(task, repetitions);
+    const fromChild = ai7?.get(task.name)?.samples;
+    if (ai7 !== undefined) {
+      if (fromChild?.length !== repetitions) {
+        throw new Error(`AI SDK 7 toolSearch, ${task.name}: ${fromChild?.length ?? 0} runs`);
+      }
+      samples.ai7 = fromChild;
+    }
+    for (const variant of variants) {
       lines.push(taskLine(task.name, variant, samples));
-      samples[variant].forEach((sample, k) => {
+      (samples[variant] as TokenSample[]).forEach((sample, k) => {
         totals[variant][k] = (totals[variant][k] as number) + sample.tokensSent;
       });
     }
   }
-  const allTasks = (variant: Variant): ResultLine => {
+  const allTasks = (variant: LineVariant): ResultLine => {
     const line: ResultLine = {
       benchmark: 'all four tasks',
       variant: labels[variant],
@@ -137,7 +151,7 @@ export async function toolSearchRow(config: BenchConfig): Promise<RowResult> {
     }
     return line;
   };
-  lines.push(...order.map(allTasks));
+  lines.push(...variants.map(allTasks));
   // Deterministic, but measured like every line: once per repetition.
   const recalls: number[] = [];
   let quality = await toolRetrievalQuality(5);
@@ -157,8 +171,7 @@ export async function toolSearchRow(config: BenchConfig): Promise<RowResult> {
   return {
     row: 9,
     title: 'Tool search',
-    measures:
-      "Four tasks over 146 real tools (GitHub MCP server's 117, BFCL's 29), against a scripted OpenAI-compatible model: tokens sent per task and model calls with tool search, with every schema, and the Vercel AI SDK; the search's recall@5 on BFCL's labelled items.",
+    measures: `Four tasks over 146 real tools (GitHub MCP server's 117, BFCL's 29), against a scripted OpenAI-compatible model: tokens sent per task and model calls with tool search, with every schema, the Vercel AI SDK 6 with every schema${ai7 === undefined ? ' (the AI SDK 7 toolSearch line needs Node 22: not installed here)' : ', and the AI SDK 7 with toolSearch()'}; the search's recall@5 on BFCL's labelled items.`,
     repetitions,
     lines,
   };
