@@ -173,9 +173,8 @@ export const PROVIDER_REPLAYS: ProviderReplay[] = [
       }),
     reasoningCarried: (body, seed) => {
       const parts = (firstAssistant(body, 'contents', 'model').parts as Json[] | undefined) ?? [];
-      const issued = (
-        (((seed[0]?.candidates as Json[])[0] as Json).content as Json).parts as Json[]
-      )[0] as Json;
+      const candidate = ((seed[0] ?? {}).candidates as Json[])[0] as Json;
+      const issued = ((candidate.content as Json).parts as Json[])[0] as Json;
       return { sent: parts[0]?.thoughtSignature, issued: issued.thoughtSignature };
     },
   },
@@ -217,8 +216,7 @@ export const PROVIDER_REPLAYS: ProviderReplay[] = [
         (event) => bedrockDelta(event).reasoningContent as Json | undefined,
       );
       return {
-        sent: (((firstAssistant(body).content as Json[] | undefined) ?? [])[0] ?? {})
-          .reasoningContent,
+        sent: ((firstAssistant(body).content as Json[] | undefined) ?? [])[0]?.reasoningContent,
         issued: {
           reasoningText: {
             text: joined(reasoning.map((each) => each?.text)),
