@@ -165,6 +165,23 @@ describe('tool search: deferred tools, found by the model, sent from the next re
     expect(tool?.content).toContain('is not loaded yet. Call search_tools');
   });
 
+  it("a session's later runs keep the tools its earlier runs found", async () => {
+    server = await startScriptedOpenAIServer([
+      {
+        toolCalls: [
+          { id: 'call_s', name: 'search_tools', arguments: { query: 'convert currency' } },
+        ],
+      },
+      { text: 'Found it.' },
+      { text: 'Still here.' },
+    ]);
+    const agent = agentOn(server.url);
+    await agent.run('Find a converter.', { sessionId: 'tool-search-session' });
+    await agent.run('And now?', { sessionId: 'tool-search-session' });
+    expect(toolNames(server, 2)).toContain('convert_currency');
+    expect(toolNames(server, 2)).toEqual(toolNames(server, 1));
+  });
+
   it("defer: 'tagged' keeps untagged tools loaded; a number defers only above it", async () => {
     server = await startScriptedOpenAIServer([{ text: 'ok' }, { text: 'ok' }]);
     const tagged = [
