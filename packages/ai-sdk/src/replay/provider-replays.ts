@@ -173,7 +173,7 @@ export const PROVIDER_REPLAYS: ProviderReplay[] = [
       }),
     reasoningCarried: (body, seed) => {
       const parts = (firstAssistant(body, 'contents', 'model').parts as Json[] | undefined) ?? [];
-      const candidate = (seed[0]?.candidates as Json[])[0] as Json;
+      const candidate = ((seed[0] as Json).candidates as Json[])[0] as Json;
       const issued = ((candidate.content as Json).parts as Json[])[0] as Json;
       return { sent: parts[0]?.thoughtSignature, issued: issued.thoughtSignature };
     },
