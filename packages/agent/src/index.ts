@@ -33,6 +33,10 @@ export {
   type InMemoryRunJournalOptions,
 } from './journal/in-memory-run-journal';
 export {
+  JsonFileRunJournal,
+  type JsonFileRunJournalOptions,
+} from './journal/json-file-run-journal';
+export {
   checkJournalVersion,
   type JournaledCall,
   type JournaledRun,

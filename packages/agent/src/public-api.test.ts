@@ -44,6 +44,8 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'type JournaledCall',
     'type JournaledRun',
     'type JournalWriteOptions',
+    'JsonFileRunJournal',
+    'type JsonFileRunJournalOptions',
     'JsonFileSessionStore',
     'type JsonFileSessionStoreOptions',
     'leaseHeld',
