@@ -188,6 +188,34 @@ describe('errors', () => {
     expect(refused).toMatchObject({ code: 'connection_error', isRetryable: true });
   });
 
+  it("an error event in the stream is the API's error, retryable when the API is overloaded", async () => {
+    const seed = anthropicSeedRound();
+    // Anthropic's documented mid-stream error event, after the recorded thinking block.
+    const thinkingStop = seed.events.findIndex((event) => event.type === 'content_block_stop');
+    const overloaded = {
+      type: 'error',
+      error: { type: 'overloaded_error', message: 'Overloaded' },
+    };
+    server = await startReplayServer(() => ({
+      headers: sse,
+      chunks: anthropicWire([...seed.events.slice(0, thinkingStop + 1), overloaded]),
+    }));
+    const { events, error } = await collect(
+      fromLanguageModel(anthropicModel(server.url)).stream({
+        messages: question,
+        tools: [subtract],
+      }),
+    );
+    expect(events.some((event) => event.type === 'reasoning-delta')).toBe(true);
+    expect(events.some((event) => event.type === 'tool-call-ready')).toBe(false);
+    expect(error).toMatchObject({
+      code: 'api_error',
+      isRetryable: true,
+      providerMessage: 'Overloaded',
+      providerCode: 'overloaded_error',
+    });
+  });
+
   it('a stream that breaks off mid-call: the complete calls were ready, the broken one never is', async () => {
     const seed = anthropicSeedRound();
     // Cut inside the third tool_use block: two calls complete, the third begun.
