@@ -1,4 +1,4 @@
-import type { LanguageModelV3ProviderTool } from '@ai-sdk/provider';
+import type { LanguageModelV3CallOptions, LanguageModelV3ProviderTool } from '@ai-sdk/provider';
 import type { Provider, ProviderEvent, ProviderRequest, ProviderTurn } from '@mtpx/protocol';
 import { createToolNameMapping, ProviderError } from '@mtpx/providers';
 import type { AiSdkCallSettings, AiSdkLanguageModel, StreamPart } from './language-model';
@@ -81,12 +81,13 @@ export function fromLanguageModel(
     const tools = [...functionTools(request.tools, names, strict), ...providerTools];
     let result: { stream: ReadableStream<unknown> };
     try {
-      result = await model.doStream({
+      const callOptions: LanguageModelV3CallOptions = {
         ...options.settings,
         prompt: promptFromMessages(request.messages, model.provider, names),
         ...(tools.length > 0 ? { tools } : {}),
         ...(request.signal === undefined ? {} : { abortSignal: request.signal }),
-      });
+      };
+      result = await model.doStream(callOptions as never);
     } catch (error) {
       throw providerErrorFromAiSdk(error, context);
     }

@@ -11,7 +11,11 @@ export interface AiSdkLanguageModel {
   /** The provider's id (`openai.responses`, `anthropic.messages`, `google.generative-ai`, `amazon-bedrock`). */
   readonly provider: string;
   readonly modelId: string;
-  doStream(options: LanguageModelV3CallOptions): PromiseLike<{ stream: ReadableStream<unknown> }>;
+  /**
+   * Typed loosely (`never`) so both specifications' models fit: `fromLanguageModel` sends
+   * a `LanguageModelV3CallOptions`, whose text and tool parts `v4` reads the same.
+   */
+  doStream(options: never): PromiseLike<{ stream: ReadableStream<unknown> }>;
 }
 
 /** The call settings `fromLanguageModel` passes through to every `doStream` call. */
