@@ -1,11 +1,12 @@
 import type { Readable, Writable } from 'node:stream';
-import { createAgent } from '@mtpx/agent';
+import { type AgentEvent, createAgent, type RunOutput } from '@mtpx/agent';
 import { createModelProvider, shouldColor, startRecording, Terminal } from '@mtpx/example-kit';
 import { createExecutor } from '@mtpx/executor';
 import { TimelineView } from '@mtpx/inspector';
 import type { Provider } from '@mtpx/protocol';
 import { scriptedProvider } from '@mtpx/providers/testing';
 import { TerminalApprover } from './approval';
+import { laterState, printPending, resumeLater } from './approve-later';
 import type { CliOptions } from './cli-options';
 import { eventJson } from './event-json';
 import { INSTRUCTIONS, QUESTION, scriptedTurns } from './scenario';
@@ -52,7 +53,12 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
   const columns = terminalColumns(people);
   const terminal = new Terminal(people, shouldColor(people, options.color), { columns });
   const { colors } = terminal;
-  const workspace = await createWorkspace();
+  // --approve-later and --run keep their journal and files for the next command.
+  const later =
+    options.approveLater || options.resumeRun !== undefined
+      ? await laterState(options.stateDir)
+      : undefined;
+  const workspace = later ? { root: later.root, remove: async () => {} } : await createWorkspace();
   const approver = options.ask ? new TerminalApprover(terminal, io.stdin, people) : undefined;
   const recording = startRecording(options.record);
   const stop = new AbortController();
@@ -61,9 +67,8 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
   try {
     const executor = createExecutor({
       tools: agentTools(workspace.root, options.toolLatencyMs),
-      ...(approver
-        ? { policy: { defaults: { write: 'ask', destructive: 'ask' } }, approve: approver.approve }
-        : {}),
+      ...(approver || later ? { policy: { defaults: { write: 'ask', destructive: 'ask' } } } : {}),
+      ...(approver ? { approve: approver.approve } : {}),
     });
     await warmUpTools(executor);
     const agent = createAgent({
@@ -72,6 +77,7 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
       instructions: INSTRUCTIONS,
       eagerDispatch: options.eager,
       ...(recording ? { onEvent: recording.recorder } : {}),
+      ...(later ? { journal: later.journal } : {}),
     });
     if (!options.json) {
       terminal.line(colors.bold('calculator-agent · one model response, one tool round'));
@@ -90,13 +96,23 @@ export async function runApp(options: CliOptions, io: AppIo): Promise<number> {
       if (approver) terminal.line(`${terminal.label('approval')}write tools ask you first (--ask)`);
     }
     const timeline = new TimelineView(terminal, { chartWidth: 60, columns });
-    const stream = agent.stream(options.question ?? QUESTION, { signal: stop.signal });
-    for await (const event of stream) {
+    const show = (event: AgentEvent) => {
       if (options.json) io.stdout.write(`${eventJson(event)}\n`);
       else timeline.handle(event);
+    };
+    let output: RunOutput;
+    if (options.resumeRun !== undefined) {
+      output = await resumeLater(agent, { ...options, resumeRun: options.resumeRun }, show);
+    } else {
+      const stream = agent.stream(options.question ?? QUESTION, { signal: stop.signal });
+      for await (const event of stream) show(event);
+      output = await stream.result;
     }
-    const output = await stream.result;
-    await recording?.finish(terminal, stream.runId);
+    await recording?.finish(terminal, output.runId);
+    if (output.stopReason === 'awaiting_approval') {
+      printPending(terminal, output, options.stateDir);
+      return 0;
+    }
     return output.stopReason === 'final' ? 0 : 1;
   } finally {
     process.off('SIGINT', onInterrupt);

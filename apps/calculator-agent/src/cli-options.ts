@@ -20,6 +20,15 @@ export interface CliOptions {
   json: boolean;
   /** Ask at the terminal before write and destructive tools run. */
   ask: boolean;
+  /** Stop at the write and journal the run; a later command decides (`--approve` / `--deny`). */
+  approveLater: boolean;
+  /** Resume this journaled run with the decisions below. */
+  resumeRun?: string;
+  /** Approval ids to grant, and to decline, when resuming. */
+  approve: string[];
+  deny: string[];
+  /** Where `--approve-later` keeps the run journal and the file tools' folder. */
+  stateDir?: string;
   /** Start calls only once the model's stream has ended (to compare). */
   eager: boolean;
   /** Extra milliseconds every tool takes; default 150 offline, 0 with a real model. */
@@ -41,6 +50,12 @@ Usage: pnpm demo [options]        (or: pnpm -C apps/calculator-agent start [opti
   --api chat|responses   OpenAI's wire: responses (default for openai) or chat (default for other presets)
   --question TEXT        your own question (with --provider; offline, the script answers the seed's)
   --ask                  ask at the terminal before write tools run (file.write_file)
+  --approve-later        stop at the write, journal the run and print its pending approval;
+                         then: --run RUN_ID --approve APPROVAL_ID (or --deny APPROVAL_ID)
+  --run RUN_ID           resume a run --approve-later stopped, with the decisions below
+  --approve ID, --deny ID  grant or decline a pending approval (repeatable)
+  --state DIR            where --approve-later keeps its run journal and files
+                         (default: calculator-agent in the system's temporary folder)
   --json                 print the agent's events as JSON lines instead of the timeline
   --no-eager             start tool calls only after the model's stream has ended, to compare
   --tool-latency MS      extra milliseconds per tool call (default 150 offline, 0 with --provider)
@@ -62,6 +77,11 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       ...MODEL_FLAGS,
       question: { type: 'string' },
       ask: { type: 'boolean' },
+      'approve-later': { type: 'boolean' },
+      run: { type: 'string' },
+      approve: { type: 'string', multiple: true },
+      deny: { type: 'string', multiple: true },
+      state: { type: 'string' },
       json: { type: 'boolean' },
       'no-eager': { type: 'boolean' },
       'tool-latency': { type: 'string' },
@@ -72,6 +92,9 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
   const options: CliOptions = {
     json: values.json === true,
     ask: values.ask === true,
+    approveLater: values['approve-later'] === true,
+    approve: values.approve ?? [],
+    deny: values.deny ?? [],
     eager: values['no-eager'] !== true,
     toolLatencyMs: 0,
     help: values.help === true,
@@ -90,6 +113,19 @@ export function parseCliOptions(argv: readonly string[]): CliOptions {
       );
     options.question = question;
   }
+
+  if (values.run !== undefined) {
+    if (values.run === '') throw new CliError('--run needs the run id --approve-later printed.');
+    options.resumeRun = values.run;
+  }
+  if (values.state !== undefined) {
+    if (values.state === '') throw new CliError('--state needs a folder: --state DIR.');
+    options.stateDir = values.state;
+  }
+  if ((options.approve.length > 0 || options.deny.length > 0) && options.resumeRun === undefined)
+    throw new CliError('--approve and --deny answer a journaled run: add --run RUN_ID.');
+  if (options.approveLater && options.ask)
+    throw new CliError('--ask decides now, --approve-later decides later: choose one.');
 
   if (values.record !== undefined) {
     if (values.record === '') throw new CliError('--record needs a folder: --record DIR.');

@@ -62,5 +62,9 @@ export function answerTurn(request: ProviderRequest): ScriptedTurn {
 
 /** The scripted model: the tool round, then the answer. */
 export function scriptedTurns(request: ProviderRequest, turnIndex: number): ScriptedTurn {
-  return turnIndex === 0 ? TOOL_ROUND : answerTurn(request);
+  // Read from the conversation, not the turn count: a run resumed in a new process
+  // (`--run`) is past its tool round although this provider has not answered before.
+  const answered =
+    turnIndex > 0 || request.messages.some((message) => message.role === 'assistant');
+  return answered ? answerTurn(request) : TOOL_ROUND;
 }
