@@ -2,9 +2,11 @@
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { serveChat } from './chat-server';
-import { OFFLINE_QUESTION, offlineModels, openAIModels } from './models';
+import { type ModelSource, OFFLINE_QUESTION, offlineModels, openAIModels } from './models';
 
 const { values } = parseArgs({
+  // `pnpm start -- --port 3001` hands the script a leading `--`.
+  args: process.argv.slice(2).filter((arg, index) => !(index === 0 && arg === '--')),
   options: {
     provider: { type: 'string', default: 'offline' },
     model: { type: 'string', default: 'gpt-5-mini' },
@@ -16,7 +18,13 @@ if (provider !== 'offline' && provider !== 'openai') {
   console.error(`--provider is offline (the default) or openai, not ${provider}.`);
   process.exit(2);
 }
-const models = provider === 'openai' ? openAIModels(values.model ?? 'gpt-5-mini') : offlineModels();
+let models: ModelSource;
+try {
+  models = provider === 'openai' ? openAIModels(values.model ?? 'gpt-5-mini') : offlineModels();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  process.exit(2);
+}
 const server = await serveChat({
   models,
   config: {
