@@ -9,7 +9,8 @@ import { z } from 'zod';
 const pick = <T>(options: readonly T[]): T =>
   options[Math.floor(Math.random() * options.length)] as T;
 
-// app/api/chat/tools/route.ts — a streaming tool: a `loading` state first, the weather later.
+// app/api/chat/tools/route.ts — a streaming tool: a `loading` state first, the weather later
+// (its onInputStart / onInputDelta / onInputAvailable there only log; left out).
 const getWeatherInformation = tool({
   description: 'show the weather in a given city to the user',
   inputSchema: z.object({ city: z.string() }),
@@ -26,7 +27,8 @@ const getWeatherInformation = tool({
   },
 });
 
-// app/api/chat/human-in-the-loop/tools.ts — the tool there that runs without confirmation.
+// app/api/chat/human-in-the-loop/tools.ts — the tool there that runs without confirmation
+// (its console.log left out).
 const getLocalTime = tool({
   description: 'get the local time for a specified location',
   inputSchema: z.object({ location: z.string() }),
