@@ -106,6 +106,14 @@ export class TimelineView {
         const flags = (call === undefined ? [] : flagsOf(call))
           .map((flag) => colors.yellow(`[${flag}]`))
           .join(' ');
+        if (call?.approvalPending === true) {
+          // Left for a person's later decision: a wait, not a failure.
+          this.#terminal.line(
+            `${this.#at(event.at)}  ${colors.yellow('waits')}  ${colors.bold(event.callId.padEnd(8))}${colors.yellow(`for approval ${call.approvalId ?? ''}`)}  ${colors.dim('decided later: agent.resume(runId, { approvals })')}`,
+            EVENT_HANG,
+          );
+          return;
+        }
         const outcome = event.success
           ? `→ ${formatValue(event.result.output, 48)}`
           : colors.red(`✗ ${event.errorCode ?? 'error'}: ${shorten(event.result.error ?? '', 80)}`);
