@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicRecording, anthropicSeedRound, anthropicWire } from '../replay/anthropic-replay';
 import { googleRecording, googleWire } from '../replay/google-replay';
 import { recordedResponses, responsesWire } from '../replay/openai-responses-replay';
-import { PROVIDER_REPLAYS } from '../replay/provider-replays';
-import { type Json, recordedBody } from '../replay/recorded';
+import { providerReplay } from '../replay/provider-replays';
+import { type Json, recordedBody, recordedChunks } from '../replay/recorded';
 import { startRecordedReplay } from '../replay/recorded-replay';
 import { errorAnswer, type ReplayServer, startReplayServer } from '../replay/replay-server';
 import { fromLanguageModel } from './from-language-model';
@@ -124,7 +124,7 @@ describe('usage', () => {
     server = await startRecordedReplay({ wire: responsesWire, headers: sse }, [
       { events: responses },
     ]);
-    const openai = (PROVIDER_REPLAYS[0] as (typeof PROVIDER_REPLAYS)[number]).provider(server.url);
+    const openai = providerReplay('@ai-sdk/openai (Responses)').provider(server.url);
     const calls = await openai.generate({ messages: question, tools: [] });
     // usage: input 134 (cached 0), output 28 (reasoning 0).
     expect(calls.usage).toEqual({
@@ -214,6 +214,21 @@ describe('errors', () => {
       providerMessage: 'Overloaded',
       providerCode: 'overloaded_error',
     });
+  });
+
+  it("a recorded Responses stream that fails (insufficient_quota) is the API's error", async () => {
+    const failed = recordedChunks('openai-responses', 'openai-error.1.chunks.txt');
+    server = await startRecordedReplay({ wire: responsesWire, headers: sse }, [{ events: failed }]);
+    const openai = providerReplay('@ai-sdk/openai (Responses)').provider(server.url);
+    const { events, error } = await collect(openai.stream({ messages: question, tools: [] }));
+    expect(events.some((event) => event.type === 'finish')).toBe(false);
+    expect(ProviderError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'api_error',
+      isRetryable: false,
+      providerCode: 'insufficient_quota',
+    });
+    expect((error as ProviderError).providerMessage).toMatch(/^You exceeded your current quota/);
   });
 
   it('a stream that breaks off mid-call: the complete calls were ready, the broken one never is', async () => {

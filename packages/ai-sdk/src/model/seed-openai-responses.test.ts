@@ -13,7 +13,7 @@ import {
   responsesSeedRound,
   responsesWire,
 } from '../replay/openai-responses-replay';
-import { PROVIDER_REPLAYS } from '../replay/provider-replays';
+import { providerReplay } from '../replay/provider-replays';
 import type { Json } from '../replay/recorded';
 import { type RecordedRound, startRecordedReplay } from '../replay/recorded-replay';
 import type { ReplayServer } from '../replay/replay-server';
@@ -35,8 +35,7 @@ const api = {
   rule: responsesRule,
 };
 
-const responsesModel = (url: string) =>
-  (PROVIDER_REPLAYS[0] as (typeof PROVIDER_REPLAYS)[number]).provider(url);
+const responsesModel = (url: string) => providerReplay('@ai-sdk/openai (Responses)').provider(url);
 
 const reasoningItemOf = (events: readonly Json[]) =>
   events

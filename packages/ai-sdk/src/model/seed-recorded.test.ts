@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { THINKING_FIRST_MESSAGE } from '../replay/anthropic-replay';
 import { bedrockDelta } from '../replay/bedrock-replay';
 import { SKIP_SIGNATURES } from '../replay/google-replay';
-import { PROVIDER_REPLAYS, type ProviderReplay } from '../replay/provider-replays';
+import { type ProviderReplay, providerReplay } from '../replay/provider-replays';
 import type { Json } from '../replay/recorded';
 import { startRecordedReplay } from '../replay/recorded-replay';
 import type { ReplayServer } from '../replay/replay-server';
@@ -37,11 +37,7 @@ interface Case extends ProviderReplay {
   refusal: ((seed: Json[]) => { status: number; providerMessage: string }) | undefined;
 }
 
-const replay = (prefix: string): ProviderReplay => {
-  const found = PROVIDER_REPLAYS.find((each) => each.name.startsWith(prefix));
-  if (found === undefined) throw new Error(`no replay ${prefix}`);
-  return found;
-};
+const replay = providerReplay;
 const textOf = (values: unknown[]) => values.filter((value) => typeof value === 'string').join('');
 const anthropic = replay('@ai-sdk/anthropic');
 const google = replay('@ai-sdk/google');

@@ -227,3 +227,10 @@ export const PROVIDER_REPLAYS: ProviderReplay[] = [
     },
   },
 ];
+
+/** The replay whose name begins with `prefix` (`@ai-sdk/openai (Responses)`, `@ai-sdk/google`). */
+export function providerReplay(prefix: string): ProviderReplay {
+  const found = PROVIDER_REPLAYS.find((replay) => replay.name.startsWith(prefix));
+  if (found === undefined) throw new Error(`no provider replay named ${prefix}`);
+  return found;
+}
