@@ -1,10 +1,11 @@
+import { statSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ProvenanceEntryInput, semanticHash, verifyChain } from '@mtpx/mpl';
 import { planReferenceOf } from '@mtpx/mpl/internal';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { planId, reasoning, taskPlan, toolInvocation, toolResult } from '../__fixtures__/tutorial';
 import { SqliteProvenanceStore } from './sqlite-provenance-store';
 
@@ -173,6 +174,32 @@ describe('SqliteProvenanceStore', () => {
     const chain = await reopened.chain(planId, { payloads: true });
     expect(chain).toHaveLength(50);
     expect(verifyChain(chain)).toMatchObject({ valid: true });
+    await reopened.close();
+  });
+
+  it('checkpoints the log on its own thread, not in a commit, and the chain stays whole', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'mpl-sqlite-'));
+    const store = SqliteProvenanceStore.open({ dataDir, synchronous: 'normal' });
+    const databaseFile = join(dataDir, 'provenance.db');
+    const sizeBefore = statSync(databaseFile).size;
+    // One commit each: a checkpoint is asked for every 100 commits.
+    for (let index = 0; index < 250; index++)
+      await store.append(
+        record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: `n${index}` }),
+      );
+    await vi.waitFor(() => expect(store.checkpointStats?.checkpoints).toBeGreaterThanOrEqual(1), {
+      timeout: 30_000,
+      interval: 20,
+    });
+    expect(store.checkpointStats?.framesCopied).toBeGreaterThan(0);
+    // The copied pages are in the database file itself, not only in the log.
+    expect(statSync(databaseFile).size).toBeGreaterThan(sizeBefore);
+    await store.close();
+    const reopened = SqliteProvenanceStore.open({ dataDir, readOnly: true });
+    const chain = await reopened.chain(planId, { payloads: true });
+    expect(chain).toHaveLength(250);
+    expect(verifyChain(chain).valid).toBe(true);
+    expect(reopened.checkpointStats).toBeUndefined();
     await reopened.close();
   });
 

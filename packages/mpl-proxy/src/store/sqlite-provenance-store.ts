@@ -10,6 +10,7 @@ import {
 } from '@mtpx/mpl';
 import { type ProvenanceRow, provenanceRows } from '@mtpx/mpl/internal';
 import Database from 'better-sqlite3';
+import { type CheckpointStats, WalCheckpointer } from './wal-checkpointer';
 import { type LogSyncStats, WalSync } from './wal-sync';
 
 /** Options of {@link SqliteProvenanceStore}. */
@@ -91,6 +92,8 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   /** Absent for `synchronous: 'normal'` and for a read-only store. */
   readonly #walSync: WalSync | undefined;
   readonly #commit: ((rows: EntryRow[]) => void) | undefined;
+  /** Absent for a read-only store. */
+  readonly #checkpointer: WalCheckpointer | undefined;
   readonly #head: Database.Statement<[string], Pick<Row, 'seq' | 'sem_hash' | 'entry_hash'>>;
   readonly #planOfInvocation: Database.Statement<[string], { plan_id: string }>;
   readonly #chain: Database.Statement<[string], Row>;
@@ -129,6 +132,11 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       });
       this.#commit = (rows) => commit.immediate(rows);
       if (options.synchronous !== 'normal') this.#walSync = new WalSync(`${this.path}-wal`);
+      // Checkpoints run on a thread of their own; SQLite's automatic one comes back if it fails.
+      database.pragma('wal_autocheckpoint = 0');
+      this.#checkpointer = new WalCheckpointer(this.path, () => {
+        if (database.open) database.pragma('wal_autocheckpoint = 1000');
+      });
     }
     this.#head = database.prepare(
       'SELECT seq, sem_hash, entry_hash FROM provenance_entries WHERE plan_key = ? ORDER BY seq DESC LIMIT 1',
@@ -214,6 +222,15 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     return this.#walSync?.stats;
   }
 
+  /**
+   * How many checkpoints of the write-ahead log ran on the store's checkpointer thread, and
+   * the log frames they copied into the database. `undefined` for a read-only store.
+   * @internal
+   */
+  get checkpointStats(): CheckpointStats | undefined {
+    return this.#checkpointer?.stats;
+  }
+
   async chain(
     planId: string | null,
     options: { payloads?: boolean } = {},
@@ -235,6 +252,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       else this.#dispatch();
     }
     await this.#walSync?.close();
+    await this.#checkpointer?.close();
     this.#database.close();
   }
 
@@ -288,6 +306,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       return;
     }
     this.#lockedSince = undefined;
+    this.#checkpointer?.commits();
     if (this.#walSync === undefined) {
       for (const { pending, entry } of linked) pending.resolve(entry);
       return;
