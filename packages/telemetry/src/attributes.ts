@@ -30,6 +30,12 @@ export const ATTRIBUTES = {
   approval: 'mtpx.tool.approval',
   approved: 'mtpx.tool.approval.approved',
   approvalWaitMs: 'mtpx.tool.approval.wait_ms',
+  /** The approval request's id (`apr_…`), as the run's pending approvals name it. */
+  approvalId: 'mtpx.tool.approval.id',
+  /** True when the call waits for a decision made after the run stopped. */
+  approvalPending: 'mtpx.tool.approval.pending',
+  /** The tool or toolkit limit a throttled call waited for (`browser.*`). */
+  throttledBy: 'mtpx.tool.throttled_by',
   outcome: 'mtpx.tool.outcome',
   waitMs: 'mtpx.tool.wait_ms',
   heldReason: 'mtpx.tool.held_reason',

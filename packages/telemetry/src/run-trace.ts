@@ -351,7 +351,11 @@ export class RunTrace {
       tool?.span.setAttributes({
         ...(typeof event.approved === 'boolean' ? { [A.approved]: event.approved } : {}),
         ...(typeof event.waitMs === 'number' ? { [A.approvalWaitMs]: event.waitMs } : {}),
+        ...(typeof event.approvalId === 'string' ? { [A.approvalId]: event.approvalId } : {}),
+        ...(event.pending === true ? { [A.approvalPending]: true } : {}),
       });
+    if (event.type === 'call-throttled' && typeof event.limit === 'string')
+      tool?.span.setAttribute(A.throttledBy, event.limit);
     if (tool === undefined) this.#runEvent(event);
     else
       tool.span.addEvent(`mtpx.${event.type}`, primitiveAttributes(event), this.#eventTime(event));

@@ -1,4 +1,4 @@
-import { createAgent } from '@mtpx/agent';
+import { createAgent, InMemoryRunJournal } from '@mtpx/agent';
 import { calculatorToolkit } from '@mtpx/executor/toolkits';
 import { type ScriptedTurn, scriptedProvider } from '@mtpx/providers/testing';
 import type { Tracer } from '@opentelemetry/api';
@@ -260,5 +260,40 @@ describe('traceRuns', () => {
     });
     const output = await agent.run('Compute.');
     expect(output.final_text).toBe('31, and 6.');
+  });
+});
+
+describe('traceRuns and approvals left for later', () => {
+  it('marks the wait: the call span names its approval and that it is pending; the run span says why the run stopped', async () => {
+    const { tracer, spans } = tracing();
+    const agent = createAgent({
+      name: 'writer',
+      provider: scriptedProvider([
+        {
+          toolCalls: [
+            { id: 'call_1', name: 'calculator.add', arguments: { a: 1, b: 2 } },
+            {
+              id: 'call_2',
+              name: 'calculator.multiply',
+              arguments: { a: { $ref: 'call_1' }, b: 2 },
+            },
+          ],
+        },
+      ]),
+      tools: [calculatorToolkit()],
+      policy: { tools: { 'calculator.multiply': 'ask' } },
+      journal: new InMemoryRunJournal(),
+      onEvent: traceRuns({ tracer }),
+    });
+    const output = await agent.run('Compute.', { runId: 'run_waiting' });
+    expect(output.stopReason).toBe('awaiting_approval');
+    const all = spans();
+    const run = all.find((span) => span.name === 'invoke_agent writer');
+    expect(run?.attributes['mtpx.run.stop_reason']).toBe('awaiting_approval');
+    const waiting = byCallId(all).get('call_2');
+    expect(waiting?.attributes).toMatchObject({
+      'mtpx.tool.approval.id': output.pendingApprovals?.[0]?.approvalId,
+      'mtpx.tool.approval.pending': true,
+    });
   });
 });
