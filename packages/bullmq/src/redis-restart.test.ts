@@ -128,6 +128,40 @@ describe('Redis kill -9 and restarted empty mid-run', () => {
     expect(Object.values(after).every((count) => count === '1')).toBe(true);
   }, 180_000);
 
+  it('rides out dropped connections while Redis keeps its data: every call answered once', async () => {
+    const calls = layeredDag(30, 10, 200);
+    const remote = createRemoteTools({
+      connection: { ...redisOptions, port: ownRedis.port },
+      prefix,
+      queue,
+      tools: [effectTool(durable, prefix)],
+      lostCheckMs: 500,
+    });
+    const admin = new Redis({ ...redisOptions, port: ownRedis.port });
+    const states = new Set<string>();
+    let finished = 0;
+    let dropped: Promise<unknown> | undefined;
+    const results = await createExecutor({ tools: remote.tools }).executeToolCalls(calls, {
+      runId: `drop-${prefix}`,
+      onEvent: (event) => {
+        const remoteState = remoteCallStateOf(event);
+        if (remoteState !== undefined) states.add(remoteState.state);
+        // Mid-run: every client's connection (the orchestrator's and the workers') is cut.
+        if (event.type === 'call-finished' && ++finished === 10) {
+          dropped = admin.client('KILL', 'SKIPME', 'yes', 'TYPE', 'normal');
+        }
+      },
+    });
+    await dropped;
+    await Promise.all([remote.close(), admin.quit()]);
+    for (const [index, result] of results.entries()) {
+      expect(result, result.call_id).toMatchObject({ success: true, output: index });
+    }
+    expect(states).toContain('disconnected');
+    expect(states).toContain('reconnected');
+    expect(states).not.toContain('lost');
+  }, 120_000);
+
   it('ends a call with a typed timeout at its deadline while Redis stays down', async () => {
     await ownRedis.kill();
     const remote = createRemoteTools({

@@ -143,7 +143,6 @@ function remoteTool(
             callId: context.call.id,
             runId: context.runId ?? null,
             args,
-            idempotencyKey: context.idempotencyKey,
           },
           {
             attempts: 1 + retries,

@@ -46,8 +46,8 @@ export interface ToolWorkerOptions extends QueueLocation {
   shutdownDeadlineMs?: number;
   /**
    * Signals on which the worker closes gracefully ({@link ToolWorker.close}); when it has
-   * closed, the signal is raised again if nothing else listens for it, so the process ends
-   * as it would have. A second signal while closing hands the running calls back at once.
+   * closed, the signal is raised again if nothing else listened for it, so the process ends
+   * as it would have (a handler of your own keeps that decision). A second signal while closing hands the running calls back at once.
    * Default `['SIGTERM', 'SIGINT']`; `[]` installs no handler.
    */
   shutdownSignals?: readonly NodeJS.Signals[];
@@ -205,8 +205,10 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
   };
   const onSignal = (signal: NodeJS.Signals) => {
     if (closed !== undefined) return inFlight.handBackAll(); // a second signal: now
+    // Others listening for it own the process's end; alone, the signal ends it once closed.
+    const alone = process.listenerCount(signal) === 1;
     void close().then(() => {
-      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+      if (alone && process.listenerCount(signal) === 0) process.kill(process.pid, signal);
     });
   };
   for (const signal of shutdownSignals) process.on(signal, onSignal);

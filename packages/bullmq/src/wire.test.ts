@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '@mtpx/protocol';
 import { describe, expect, it } from 'vitest';
 import { RemoteToolError } from './errors';
 import { RetryableCallError, retryDelayOf } from './retry-delay';
@@ -10,6 +12,16 @@ describe('job ids', () => {
     expect(jobIdOf('run_1', 'call_1')).toBe(id);
     expect(jobIdOf('run_1', 'call_2')).not.toBe(id);
     expect(jobIdOf('run_2', 'call_1')).not.toBe(id);
+    // The digest is over the canonical JSON of [runId, callId] (ids of jobs already in Redis stay valid).
+    for (const [runId, callId] of [
+      ['run_1', 'call_1'],
+      ['run "quoted" \\ é \u2028', 'call\n1'],
+    ] as const) {
+      const digest = createHash('sha256')
+        .update(canonicalJson([runId, callId]) as string)
+        .digest('hex');
+      expect(jobIdOf(runId, callId)).toBe(`call-${digest.slice(0, 40)}`);
+    }
     // No run id, no identity: every dispatch is a job of its own.
     expect(jobIdOf(undefined, 'call_1')).not.toBe(jobIdOf(undefined, 'call_1'));
   });

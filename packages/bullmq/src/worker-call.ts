@@ -1,5 +1,6 @@
 import {
   type AnyTool,
+  idempotencyKeyOf,
   type ToolContext,
   ToolExecutionError,
   type ToolProgress,
@@ -50,14 +51,19 @@ export async function runAttempt(
     return { result: { ok: false, code: 'cancelled', message }, retryable: false };
   }
   const call: ToolCall = { id: data.callId, name: data.tool, arguments: data.args, depends_on: [] };
+  let idempotencyKey = data.idempotencyKey;
   const context: ToolContext = {
     get signal() {
       return stop.signal;
     },
+    // Computed on first read (most tools never read it), by the executor's own rule.
+    get idempotencyKey() {
+      idempotencyKey ??= idempotencyKeyOf(data.runId ?? undefined, data.callId, data.args);
+      return idempotencyKey;
+    },
     call,
     attempt: options.attempt,
     runId: data.runId ?? undefined,
-    idempotencyKey: data.idempotencyKey,
     reportProgress: options.reportProgress,
   };
   const limit = timeLimitOf(tool);
