@@ -21,6 +21,14 @@ import {
 } from './proxy-measures';
 import { benchSchema, type ServeProcess, startServe } from './proxy-processes';
 
+/** One run's report, with the CPU this process spent per answered call. */
+type ServerReport = LoadReport & { cpuMicrosecondsPerCall?: number };
+
+/** The median CPU per call of in-process runs. */
+function cpuPerCall(runs: readonly ServerReport[]): number {
+  return summarize(runs.map((run) => run.cpuMicrosecondsPerCall ?? 0)).median;
+}
+
 /** The share of bare `node:http`'s rate the kill -9-durable proxy must reach (issue 23). */
 const normalTarget = 0.4;
 /** The share of its fsync ceiling the power-loss-durable proxy must reach (issue 23). */
@@ -91,14 +99,22 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     }
     bare = await startBareServer(answer);
 
-    const load = (url: string | string[], seconds: number, rate?: number) =>
-      loader.load({
+    // Each run also measures the CPU this process spent per answered call: the servers
+    // in it take turns, one loaded at a time, so the time is the loaded server's. CPU per
+    // call moves much less with the machine's load than requests/s.
+    const load = async (url: string | string[], seconds: number, rate?: number) => {
+      const before = process.cpuUsage();
+      const report: ServerReport = await loader.load({
         url,
         ...request,
         durationSeconds: seconds,
         connections,
         ...(rate === undefined ? {} : { rate }),
       });
+      const spent = process.cpuUsage(before);
+      report.cpuMicrosecondsPerCall = (spent.user + spent.system) / report.completed;
+      return report;
+    };
     const targets = {
       full: `${fullProxy.url}/call`,
       normal: `${normalProxy.url}/call`,
@@ -110,7 +126,7 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     };
     // Warm every server up (JIT, page caches, pools) before anything is measured.
     const warmUpSeconds = Math.min(1, durationSeconds);
-    const warmUps: Record<string, LoadReport> = {};
+    const warmUps: Record<string, ServerReport> = {};
     for (const [name, url] of Object.entries(targets))
       warmUps[name] = await load(url, warmUpSeconds);
     const idleSync = idleSyncMs(dataDir, config.mode === 'full' ? 200 : 10);
@@ -130,7 +146,7 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     // The latency a user sees when the durable proxy is not saturated: half the rate it
     // reached, offered evenly over the same connections.
     const halfRate = Math.max(1, Math.round(summarize(rates('full')).median / 2));
-    const halfLoad: LoadReport[] = [];
+    const halfLoad: ServerReport[] = [];
     for (let round = 0; round < repetitions; round++)
       halfLoad.push(await load(targets.full, durationSeconds, halfRate));
     await checkChain(fullProxy.url, planId, [...reports.full, ...halfLoad]);
@@ -151,17 +167,20 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     });
     const line = (
       variant: string,
-      runs: LoadReport[],
+      runs: ServerReport[],
       note: string,
       ratio: ResultLine['ratio'] | null = toBare(runs),
+      inProcess = true,
     ): ResultLine => ({
       benchmark,
       variant,
       value: summarize(runs.map(rate)),
       unit: 'req/s',
       ...(ratio ? { ratio } : {}),
-      details: latencyDetails(runs),
-      note,
+      details: inProcess
+        ? { ...latencyDetails(runs), cpuMicrosecondsPerCall: cpuPerCall(runs) }
+        : latencyDetails(runs),
+      note: inProcess ? `${note} · ${formatNumber(cpuPerCall(runs))} µs CPU/call` : note,
     });
     // Each answer of the full proxy waits for a sync of the log that began after its commit,
     // so `connections` callers can be answered at most `connections` times per sync: the
@@ -204,12 +223,15 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
         '`mpl serve` on PostgreSQL, 1 process',
         reports.postgres,
         `${latencyNote(reports.postgres)} · answers after the COMMIT; its own process`,
+        toBare(reports.postgres),
+        false,
       ),
       line(
         '`mpl serve` on PostgreSQL, 2 processes appending to one chain',
         reports.postgresTwo,
         `${latencyNote(reports.postgresTwo)} · the connections split between the two; every answered call of both in the one verified chain`,
         { to: '1 process', value: scaling },
+        false,
       ),
       line('bare `node:http`, fixed JSON', reports.bare, latencyNote(reports.bare), null),
     ];
