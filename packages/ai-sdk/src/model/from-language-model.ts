@@ -75,6 +75,7 @@ export function fromLanguageModel(
     const context = { provider: name, signal: request.signal };
     const assembler = new AiSdkStreamAssembler({
       ...context,
+      service: model.provider,
       modelId: model.modelId,
       fromWireName: names.fromProvider,
     });

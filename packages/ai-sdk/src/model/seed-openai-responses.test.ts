@@ -4,6 +4,7 @@
 // or the replay server refuses it with the API's own 400.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { createOpenAI } from '@ai-sdk/openai';
 import type { Message } from '@mtpx/protocol';
 import { ProviderError } from '@mtpx/providers';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -19,6 +20,7 @@ import { type RecordedRound, startRecordedReplay } from '../replay/recorded-repl
 import type { ReplayServer } from '../replay/replay-server';
 import { SEED_NOTE, SEED_QUESTION } from '../replay/seed-calls';
 import { runSeed, SEED_OUTPUTS, type SeedRun } from '../replay/seed-run';
+import { fromLanguageModel } from './from-language-model';
 
 let server: ReplayServer | undefined;
 let run: SeedRun | undefined;
@@ -73,6 +75,30 @@ describe('@ai-sdk/openai (Responses) through fromLanguageModel', () => {
       ...Array(6).fill('function_call'),
       ...Array(6).fill('function_call_output'),
     ]);
+  });
+
+  it('a provider named otherwise still hands its own reasoning back (parts belong to the model)', async () => {
+    const seed = responsesSeedRound();
+    server = await startRecordedReplay(api, [
+      { events: seed.events },
+      { events: recordedResponses().at(-1) as Json[] },
+    ]);
+    const provider = fromLanguageModel(
+      createOpenAI({ apiKey: 'sk-test', baseURL: `${server.url}/v1` }).responses(
+        'gpt-5.1-codex-max',
+      ),
+      { name: 'my-openai', settings: { providerOptions: { openai: { store: false } } } },
+    );
+    run = await runSeed(provider);
+    expect(run.error).toBeUndefined();
+    expect(run.events.find((event) => event.type === 'round-finished')).toMatchObject({
+      message: {
+        provider_parts: expect.arrayContaining([
+          expect.objectContaining({ service: 'openai.responses' }),
+        ]),
+      },
+    });
+    expect(server.requests).toHaveLength(2);
   });
 
   it('the replay server refuses a follow-up without the reasoning item, as the API does', async () => {

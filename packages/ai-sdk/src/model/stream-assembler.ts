@@ -10,8 +10,10 @@ import { asJson, turnPart } from './turn-parts';
 
 /** What the assembler needs from the provider it serves. */
 export interface AssemblerContext {
-  /** The provider's label (the model's `provider`), for errors and parts. */
+  /** The provider's label, for errors. */
   provider: string;
+  /** The model's `provider` (`openai.responses`): the parts' `service`, replayed only to it. */
+  service: string;
   /** The model asked for: the turn's `model` when the stream does not name the one that answered. */
   modelId?: string;
   /** Maps a tool name the model wrote back to the MTP tool name. */
@@ -96,7 +98,7 @@ export class AiSdkStreamAssembler {
         this.#parts.push(
           turnPart({
             type: 'source',
-            service: this.#context.provider,
+            service: this.#context.service,
             index: this.#place(),
             data: part,
           }),
@@ -227,7 +229,7 @@ export class AiSdkStreamAssembler {
     this.#toolCalls.push(toolCall);
     call.part = turnPart({
       type: 'tool-call',
-      service: this.#context.provider,
+      service: this.#context.service,
       index: call.index,
       callId: id,
       data: call.providerMetadata === undefined ? {} : { providerMetadata: call.providerMetadata },
@@ -278,7 +280,7 @@ export class AiSdkStreamAssembler {
     this.#parts.push(
       turnPart({
         type,
-        service: this.#context.provider,
+        service: this.#context.service,
         index: this.#place(),
         data: { part },
         serverTool: { id, name: typeof part.toolName === 'string' ? part.toolName : undefined },
@@ -328,7 +330,7 @@ export class AiSdkStreamAssembler {
   }
 
   #blockParts(): ProviderPart[] {
-    const service = this.#context.provider;
+    const service = this.#context.service;
     const toPart = (type: 'reasoning' | 'text', block: Block) =>
       turnPart({
         type,
