@@ -86,6 +86,34 @@ describe('approvals that outlive the run', () => {
     expect((await journal.get('run_approvals'))?.status).toBe('finished');
   });
 
+  it('a streamed run with safe eager dispatch stops the same way and resumes streamed', async () => {
+    const journal = new InMemoryRunJournal();
+    const ran = new Map<string, number>();
+    const stream = agentOver(journal, ran).stream('Tidy.', { runId: 'run_streamed' });
+    const types: string[] = [];
+    for await (const event of stream) types.push(event.type);
+    const stopped = await stream.result;
+    expect(stopped.stopReason).toBe('awaiting_approval');
+    expect(types).toContain('call-held');
+    expect(stopped.pendingApprovals?.map((approval) => approval.callId)).toEqual([
+      'call_delete',
+      'call_write',
+    ]);
+    const resumed = await agentOver(journal, ran).resume('run_streamed', {
+      approvals: (stopped.pendingApprovals ?? []).map((approval) => ({
+        approvalId: approval.approvalId,
+        approved: true,
+      })),
+    });
+    expect(resumed.stopReason).toBe('final');
+    expect(Object.fromEntries(ran)).toEqual({
+      call_read: 1,
+      call_summary: 1,
+      call_delete: 1,
+      call_write: 1,
+    });
+  });
+
   it('answers approvals one at a time: the undecided one stays pending under the same id', async () => {
     const journal = new InMemoryRunJournal();
     const ran = new Map<string, number>();
