@@ -115,10 +115,10 @@ describe('approvals across processes (PostgreSQL journal)', () => {
       call_summary: ['run'],
       call_write: ['resume'],
     });
-    // The run has ended: resuming it again answers its output and runs nothing.
-    expect(
-      await processOutcome('resume', 'run_later', [decision(writeApproval, true)]),
-    ).toMatchObject({ output: { stopReason: 'final' } });
+    // The same decision again is a replay: refused, nothing runs.
+    expect(await processOutcome('resume', 'run_later', [decision(writeApproval, true)])).toEqual({
+      error: 'approval_used',
+    });
     expect((await sideEffects('run_later')).call_write).toEqual(['resume']);
   });
 

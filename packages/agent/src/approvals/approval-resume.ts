@@ -1,5 +1,5 @@
 import type { ApprovalAnswer } from '@mtpx/executor';
-import type { JournaledRun } from '../journal/run-journal';
+import type { JournaledRun, RunJournal } from '../journal/run-journal';
 import type { RunJournalRecorder, RunProgress } from '../journal/run-journal-recorder';
 import {
   checkDecisions,
@@ -54,4 +54,21 @@ export async function journalWaiting(
     stop_reason: 'awaiting_approval',
     pending_approvals: pending,
   });
+}
+
+/**
+ * Decisions sent for a run that has ended: each is refused — `approval_used` for one
+ * decided before (a replay), `approval_invalid` for one the run never asked for. Nothing
+ * when there are none.
+ */
+export async function refuseDecisionsForEnded(
+  journal: RunJournal,
+  runId: string,
+  decisions: unknown,
+  secret: ApprovalSecret | undefined,
+): Promise<void> {
+  if (decisions === undefined || (Array.isArray(decisions) && decisions.length === 0)) return;
+  const run = await journal.get(runId);
+  if (run === undefined) return;
+  checkDecisions({ ...ledgerOf(run), pending: [] }, decisions, secret);
 }

@@ -84,6 +84,14 @@ describe('approvals that outlive the run', () => {
     // Nothing finished ran again; the declined call never ran.
     expect(Object.fromEntries(ran)).toEqual({ call_read: 1, call_summary: 1, call_write: 1 });
     expect((await journal.get('run_approvals'))?.status).toBe('finished');
+    // The run has ended: the same decision again is a replay, refused; nothing runs.
+    const replay = await agentOver(journal, ran)
+      .resume('run_approvals', {
+        approvals: [{ approvalId: write?.approvalId as string, approved: true }],
+      })
+      .catch((caught: unknown) => caught);
+    expect(errorCode(replay)).toBe('approval_used');
+    expect(ran.get('call_write')).toBe(1);
   });
 
   it('a streamed run with safe eager dispatch stops the same way and resumes streamed', async () => {

@@ -3,7 +3,7 @@ import type { Executor, Tool } from '@mtpx/executor';
 import { EventChannel } from '@mtpx/executor/internal';
 import type { Provider, ToolSpec } from '@mtpx/protocol';
 import { AgentError } from '../agent-error';
-import { claimWithDecisions } from '../approvals/approval-resume';
+import { claimWithDecisions, refuseDecisionsForEnded } from '../approvals/approval-resume';
 import { approvalSecretOf } from '../approvals/approval-signature';
 import type { AgentEvent, AgentEventHandler } from '../events/agent-events';
 import { leaseSettingsOf, RunLeaseKeeper } from '../journal/run-lease-keeper';
@@ -250,7 +250,11 @@ export function createAgent(options: AgentOptions): Agent {
         throw invalidOption(`resume needs a run id (a non-empty string), got ${String(runId)}.`);
       }
       const found = await loadResumableRun(journal, sessionStore, runId);
-      if ('output' in found) return found.output;
+      if ('output' in found) {
+        // A run that ended runs nothing again; a decision for it is a replay (or unknown).
+        await refuseDecisionsForEnded(journal, runId, resumeOptions.approvals, approvalSecret);
+        return found.output;
+      }
       const waitMs = resumeOptions.waitForLeaseMs ?? 0;
       if (typeof waitMs !== 'number' || !(waitMs >= 0)) {
         throw invalidOption(`waitForLeaseMs must be a number ≥ 0, got ${String(waitMs)}.`);
