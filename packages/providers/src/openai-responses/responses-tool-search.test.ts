@@ -103,7 +103,7 @@ describe("the Responses API's tool search, passed through (recorded traffic)", (
       const messages: Message[] = [{ role: 'user', content: 'Weather in San Francisco?' }];
       const request = () => ({ messages, tools: [], deferredTools: deferred });
       const { turn } = await modelCall(provider, request(), mode);
-      const tools = (model.requests[0]?.body as Json).tools as Json[];
+      const tools = ((model.requests[0]?.body ?? {}) as Json).tools as Json[];
       expect(tools.map((tool) => [tool.type, tool.name, tool.defer_loading])).toEqual([
         ['function', 'get_weather', true],
         ['function', 'send_email', true],
@@ -123,7 +123,7 @@ describe("the Responses API's tool search, passed through (recorded traffic)", (
       });
       const second = await modelCall(provider, request(), mode);
       expect(second.turn.message.content).toBe('It is 64°F in San Francisco.');
-      const input = (model.requests[1]?.body as Json).input as Json[];
+      const input = ((model.requests[1]?.body ?? {}) as Json).input as Json[];
       expect(input.find((item) => item.type === 'function_call')).toMatchObject({
         name: 'get_weather',
         namespace: 'get_weather',
@@ -162,6 +162,6 @@ describe("the Responses API's tool search, passed through (recorded traffic)", (
       tools: [],
       deferredTools: deferred,
     });
-    expect((current.requests[0]?.body as Json).tools).toBeUndefined();
+    expect(((current.requests[0]?.body ?? {}) as Json).tools).toBeUndefined();
   });
 });
