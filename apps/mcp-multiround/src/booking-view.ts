@@ -88,6 +88,7 @@ export class BookingView implements UserEvents {
       case 'tool-call-delta':
       case 'call-held':
       case 'call-released':
+      case 'call-throttled':
       case 'plan-started':
       case 'call-started':
       case 'call-progress':
