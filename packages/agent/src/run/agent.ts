@@ -120,6 +120,8 @@ export function createAgent(options: AgentOptions): Agent {
     const specs = executor.registry.list();
     if (!referenceSchemas) return specs;
     return specs.map((spec) => {
+      // The search tool takes words, never a reference: its schema stays as it is.
+      if (spec.name === toolSearch?.settings.name && !toolSearch.native) return spec;
       let shown = offered.get(spec);
       if (shown === undefined) {
         shown = specWithReferences(spec);

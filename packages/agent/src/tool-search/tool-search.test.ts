@@ -240,6 +240,35 @@ describe('tool search: deferred tools, found by the model, sent from the next re
     expect(toolNames(server, 1)).toEqual(['find', 'convert_currency', 'project_task_3']);
   });
 
+  it('with a strict provider, the search tool keeps its own schema (a query is words, never a $ref)', async () => {
+    server = await startScriptedOpenAIServer([{ text: 'ok' }]);
+    const provider = createOpenAIProvider({
+      model: 'gpt-4.1-mini',
+      apiKey: 'sk-test',
+      baseURL: `${server.url}/v1`,
+      maxRetries: 0,
+      strictTools: true,
+    });
+    await createAgent({ provider, tools: tools(), toolSearch: true }).run('Hi');
+    const sent = (server.requests[0]?.body as { tools: Array<{ function: unknown }> } | undefined)
+      ?.tools;
+    expect(sent).toMatchObject([
+      {
+        function: {
+          name: 'search_tools',
+          strict: true,
+          parameters: {
+            type: 'object',
+            properties: { query: { type: 'string' } },
+            required: ['query'],
+            additionalProperties: false,
+          },
+        },
+      },
+    ]);
+    expect(JSON.stringify(sent)).not.toContain('$ref');
+  });
+
   it('refuses options that cannot work, and a search tool name already taken', () => {
     const provider = createOpenAIProvider({
       model: 'm',
