@@ -93,6 +93,8 @@ function stopText(output: RunOutput): string {
       return `it used all of its ${output.rounds} rounds`;
     case 'tool_call_limit':
       return 'it reached its tool call limit';
+    case 'awaiting_approval':
+      return `it waits for a person's approval of ${output.pendingApprovals?.length ?? 0} call(s); resume run ${output.runId} with the decisions`;
     default:
       return 'it was cancelled';
   }
