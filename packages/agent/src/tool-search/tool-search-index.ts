@@ -21,7 +21,8 @@ export interface ToolSearchIndex {
  *
  * @example
  * ```ts source="./tool-search.examples.ts#ownIndex"
- * const cosine = (a: number[], b: number[]) => a.reduce((sum, value, i) => sum + value * (b[i] ?? 0), 0);
+ * const cosine = (a: number[], b: number[]) =>
+ *   a.reduce((sum, value, i) => sum + value * (b[i] ?? 0), 0);
  * const byEmbeddings: ToolSearchIndexFactory = async (deferred) => {
  *   const vectors = await Promise.all(
  *     deferred.map(async (tool) => ({ name: tool.name, vector: await embed(tool.description) })),
