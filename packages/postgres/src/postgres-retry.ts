@@ -54,7 +54,7 @@ export function isTransientPostgresError(error: unknown): boolean {
   if (typeof code === 'string' && transientSocketCodes.has(code)) return true;
   const message = error instanceof Error ? error.message : '';
   // node-postgres's own errors for a connection that ended under a query or a checkout.
-  return /Connection terminated|connection timeout|Client has encountered a connection error|Connection ended/i.test(
+  return /Connection terminated|connection timeout|Client has encountered a connection error|Client was closed and is not queryable|Connection ended/i.test(
     message,
   );
 }

@@ -264,6 +264,88 @@ describe('journal writes retry transient failures', () => {
     }
   });
 
+  it('a journal write that still fails after its retries fails the run with run_journal_failed, leaves it running in the journal, and a resume finishes it', {
+    timeout: 120_000,
+  }, async () => {
+    const applicationName = `mtpx_lease_fail_${database.schema}`;
+    const journalPool = new pg.Pool({
+      connectionString: database.connectionString,
+      max: 4,
+      application_name: applicationName,
+    });
+    journalPool.on('error', () => {});
+    const retried: unknown[] = [];
+    const journal = new PostgresRunJournal({
+      pool: journalPool,
+      schema: database.schema,
+      retry: { attempts: 2, onRetry: ({ error }) => retried.push(error) },
+    });
+    const agentOf = (label: string) =>
+      leaseAgent({
+        pool: database.pool,
+        schema: database.schema,
+        label,
+        journal,
+        ttlMs: 20_000,
+        slices: 2,
+      });
+    const locker = await database.pool.connect();
+    try {
+      let call2Started: () => void = () => {};
+      const call2 = new Promise<void>((resolve) => {
+        call2Started = resolve;
+      });
+      let runFailed: () => void = () => {};
+      const failed = new Promise<void>((resolve) => {
+        runFailed = resolve;
+      });
+      const run = agentOf('failing').run('Step.', {
+        runId: 'run_unwritable',
+        onEvent: (event) => {
+          if (event.type === 'call-started' && event.callId === 'call_2') call2Started();
+          if (event.type === 'run-failed') runFailed();
+        },
+      });
+      run.catch(() => {});
+      await call2;
+      await locker.query('BEGIN');
+      await locker.query(
+        `SELECT 1 FROM "${database.schema}".mtpx_run_leases WHERE run_id = $1 FOR UPDATE`,
+        ['run_unwritable'],
+      );
+      // Every try of the journal's writes is cut off, until the run cannot go on.
+      let stopped = false;
+      void failed.then(() => {
+        stopped = true;
+      });
+      while (!stopped) {
+        const blocked = await database.pool.query(
+          `SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity
+           WHERE application_name = $1 AND wait_event_type = 'Lock'`,
+          [applicationName],
+        );
+        if (blocked.rows[0].n === 0) await sleep(20);
+      }
+      await locker.query('COMMIT');
+      await expect(run).rejects.toMatchObject({ code: 'run_journal_failed' });
+      expect(retried.length).toBeGreaterThanOrEqual(1);
+
+      // It stays resumable: still running in the journal, its lease released.
+      expect(await journal.get('run_unwritable')).toMatchObject({ status: 'running' });
+      expect((await journal.getLease('run_unwritable'))?.expiresInMs).toBeLessThanOrEqual(0);
+      const output = await agentOf('resumed').resume('run_unwritable');
+      expect(output.final_text).toBe(reference.final_text);
+      await expectJournalMatches(journal, output);
+      // call_2's effect was applied once (its result was not journaled: the resume ran it
+      // again, and the idempotency key kept the effect single).
+      expect((await effects('run_unwritable')).applied).toEqual(allCalls);
+    } finally {
+      await locker.query('ROLLBACK').catch(() => {});
+      locker.release();
+      await journalPool.end();
+    }
+  });
+
   it('tells passing failures from lasting ones, on errors the server and the driver really raise', async () => {
     const refused = new pg.Client({ host: '127.0.0.1', port: 1, connectionTimeoutMillis: 2000 });
     const refusal = await refused.connect().catch((error: unknown) => error);

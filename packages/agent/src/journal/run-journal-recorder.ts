@@ -36,6 +36,15 @@ export class RunJournalRecorder {
   readonly #pending = new Set<Promise<void>>();
   #failure: AgentError | undefined;
   readonly #lease: RunLeaseKeeper | undefined;
+  /**
+   * Told when a call's result could not be written for good (after the journal's own
+   * retries): the run cannot go on safely (its calls' results would not survive), so it
+   * stops its calls at once instead of at its next save.
+   */
+  onWriteFailed: ((error: AgentError) => void) | undefined;
+  /** Settles when a write fails for good. */
+  readonly #failed: Promise<void>;
+  #fail: () => void = () => {};
 
   constructor(
     journal: RunJournal,
@@ -46,6 +55,9 @@ export class RunJournalRecorder {
     this.journal = journal;
     this.#run = run;
     this.#lease = lease;
+    this.#failed = new Promise((resolve) => {
+      this.#fail = resolve;
+    });
     for (const call of finished) {
       this.#finished.set(keyOf(call.call_id, call.arguments_hash), call.result);
     }
@@ -142,16 +154,27 @@ export class RunJournalRecorder {
       () => {},
       (error: unknown) => {
         this.#leaseRefused(error);
-        this.#failure ??= failure(`record the result of call "${callId}" of`, this.runId, error);
+        if (this.#failure !== undefined) return;
+        this.#failure = failure(`record the result of call "${callId}" of`, this.runId, error);
+        this.#fail();
+        this.onWriteFailed?.(this.#failure);
       },
     );
     this.#pending.add(write);
     void write.then(() => this.#pending.delete(write));
   }
 
+  /** The first write of a call's result that failed for good, if one did. */
+  get writeFailure(): AgentError | undefined {
+    return this.#failure;
+  }
+
   /** Waits for every call result recorded so far to be written; rejects if one was not. */
   async flush(): Promise<void> {
-    while (this.#pending.size > 0) await Promise.all(this.#pending);
+    // A write that failed for good ends the wait: the others may hang as long as the database does.
+    while (this.#pending.size > 0 && this.#failure === undefined) {
+      await Promise.race([Promise.all(this.#pending), this.#failed]);
+    }
     if (this.#failure !== undefined) throw this.#failure;
   }
 

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { defineTool } from '@mtpx/executor';
 import type { ProviderRequest } from '@mtpx/protocol';
 import { type ScriptedTurn, scriptedProvider } from '@mtpx/providers/testing';
@@ -263,5 +265,29 @@ describe('an agent run holds its lease', () => {
         lease: { ttlMs: 0 },
       }),
     ).toThrow(/ttlMs/);
+  });
+});
+
+describe('the lease keeps no process alive', () => {
+  it('a process whose only work is a stuck call of a leased run exits by itself (the renewal timer is unref’d)', {
+    timeout: 60_000,
+  }, async () => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, '../__fixtures__/lease-holder.ts')],
+      { cwd: join(import.meta.dirname, '../..'), stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    let errors = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      errors += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(errors).toBe('');
+    expect(code).toBe(0);
+    expect(output.trim().split('\n')).toEqual(['started', 'exit 0']);
   });
 });

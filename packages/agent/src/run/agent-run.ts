@@ -84,7 +84,7 @@ export class AgentRun {
       sessionStore,
       journal,
       lease,
-      onLeaseLost: (error) => controller.abort(error),
+      onFatal: (error) => controller.abort(error),
     });
     if (request.resumed?.lease !== undefined) this.#storage.holdLease(request.resumed.lease);
     this.#approvals = runApprovalsOf(settings, request);
@@ -128,19 +128,17 @@ export class AgentRun {
       await this.#startJournal();
       const tools = await this.#settings.toolSpecs();
       const stopReason = await this.#loop(tools);
-      // A run that lost its lease stops with that error, whatever its loop made of the abort.
-      const lost = this.#storage.leaseLost;
-      if (lost !== undefined) throw lost;
+      // A run that lost its lease (or its journal) stops with that error, whatever its loop made of the abort.
+      if (this.#storage.failedFatally) throw await this.#storage.fatalError();
       output = this.#output(stopReason);
       const progress = this.#progress();
       if (stopReason === 'awaiting_approval') {
         await journalWaiting(this.#storage.recorder, progress, this.#approvals?.pending() ?? []);
       } else await this.#storage.save({ progress, startedAt: this.#startedIso, stopReason });
     } catch (thrown) {
-      const error =
-        this.#storage.leaseLost === undefined
-          ? thrown
-          : ((await this.#storage.settledLeaseLoss()) ?? thrown);
+      const error = this.#storage.failedFatally
+        ? ((await this.#storage.fatalError()) ?? thrown)
+        : thrown;
       await this.#fail(error);
       await this.#storage.releaseLease();
       this.#detach?.();

@@ -1,7 +1,7 @@
 import { MtpxError, type ToolResult } from '@mtpx/protocol';
+import type { AgentError } from '../agent-error';
 import type { JournaledCall, JournaledRun, RunJournal } from '../journal/run-journal';
 import { RunJournalRecorder, type RunProgress } from '../journal/run-journal-recorder';
-import type { RunLeaseError } from '../journal/run-lease';
 import { type LeaseSettings, RunLeaseKeeper } from '../journal/run-lease-keeper';
 import { runRecord } from '../session/run-record';
 import { newSession, type RunRecord, type Session, type SessionStore } from '../session/session';
@@ -19,8 +19,8 @@ export interface RunStorageOptions {
   journal: RunJournal | undefined;
   /** How a journaled run takes its lease. */
   lease: LeaseSettings;
-  /** Told when the run's lease is lost (the run aborts its calls). */
-  onLeaseLost: (error: RunLeaseError) => void;
+  /** Told when the run cannot go on: its lease was lost, or its journal failed for good (the run aborts its calls). */
+  onFatal: (error: AgentError) => void;
 }
 
 /** What a new run's journal entry records of its settings. */
@@ -53,20 +53,24 @@ export class RunStorage {
     return this.#recorder;
   }
 
-  /** The error the run's lease was lost with, if it was. */
-  get leaseLost(): RunLeaseError | undefined {
-    return this.#lease?.lost;
+  /**
+   * Why the run cannot go on, if it cannot: its lease was lost (the error names the new
+   * holder once the journal told), or a call's result could not be journaled for good.
+   */
+  async fatalError(): Promise<AgentError | undefined> {
+    if (this.#lease?.lost !== undefined) return this.#lease.settledLoss();
+    return this.#recorder?.writeFailure;
   }
 
-  /** The error the run's lease was lost with, once the journal named the new holder (if it can). */
-  async settledLeaseLoss(): Promise<RunLeaseError | undefined> {
-    return this.#lease?.settledLoss();
+  /** True once the run cannot go on (see {@link fatalError}). */
+  get failedFatally(): boolean {
+    return this.#lease?.lost !== undefined || this.#recorder?.writeFailure !== undefined;
   }
 
   /** Holds a resumed run's lease (taken by `agent.resume`) from now on: renewed, and lost as any. */
   holdLease(lease: RunLeaseKeeper): void {
     this.#lease = lease;
-    lease.start(this.#options.onLeaseLost);
+    lease.start(this.#options.onFatal);
   }
 
   /** Stops renewing the run's lease and releases it (once the run ended, whichever way). */
@@ -106,6 +110,7 @@ export class RunStorage {
       { ...this.#options, ...settings, session: this.#session, progress, startedAt },
       this.#lease,
     );
+    this.#recorder.onWriteFailed = this.#options.onFatal;
   }
 
   /** Claims a resumed run's journal entry under its lease (a stale owner's writes are refused from now on). */
@@ -113,6 +118,7 @@ export class RunStorage {
     const { journal } = this.#options;
     if (journal === undefined) return;
     this.#recorder = new RunJournalRecorder(journal, resumed.run, resumed.calls, this.#lease);
+    this.#recorder.onWriteFailed = this.#options.onFatal;
     await this.#recorder.save({});
   }
 

@@ -80,5 +80,7 @@ export function bookingAgent(options: {
     tools,
     journal: options.journal,
     sessionStore: options.sessionStore,
+    // A short lease: a killed orchestrator's run can be resumed two seconds later.
+    lease: { ttlMs: 2000 },
   });
 }

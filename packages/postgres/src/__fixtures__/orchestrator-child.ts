@@ -1,6 +1,6 @@
 // An orchestrating process of the resume test: runs (or resumes) the booking agent's run
 // and prints its output; says each time a call's result is committed to the journal.
-import type { JournaledCall } from '@mtpx/agent';
+import type { JournaledCall, JournalWriteOptions } from '@mtpx/agent';
 import pg from 'pg';
 import { PostgresRunJournal } from '../postgres-run-journal';
 import { PostgresSessionStore } from '../postgres-session-store';
@@ -15,8 +15,12 @@ const [connectionString, schema, mode, runId, hang] = process.argv.slice(2) as [
 ];
 
 class AnnouncingJournal extends PostgresRunJournal {
-  override async recordCall(id: string, call: JournaledCall): Promise<void> {
-    await super.recordCall(id, call);
+  override async recordCall(
+    id: string,
+    call: JournaledCall,
+    options?: JournalWriteOptions,
+  ): Promise<void> {
+    await super.recordCall(id, call, options);
     console.log(`journaled ${call.call_id}`);
   }
 }
@@ -27,7 +31,7 @@ const sessionStore = new PostgresSessionStore({ pool, schema });
 const agent = bookingAgent({ pool, schema, label: mode, hang: hang === 'hang', journal, sessionStore });
 const output =
   mode === 'resume'
-    ? await agent.resume(runId)
+    ? await agent.resume(runId, { waitForLeaseMs: 30_000 })
     : await agent.run('Book it.', { runId, sessionId: `chat-${runId}`, userId: 'ada' });
 console.log(`final ${JSON.stringify(output)}`);
 await pool.end();

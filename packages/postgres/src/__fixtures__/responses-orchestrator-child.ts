@@ -1,7 +1,7 @@
 // An orchestrating process of the Responses resume test: runs (or resumes) a run whose model
 // is OpenAI's Responses API (the parent's scripted OpenAI server, which checks each request
 // as the API does), with the run journal and the session in PostgreSQL.
-import { createAgent, type JournaledCall } from '@mtpx/agent';
+import { createAgent, type JournaledCall, type JournalWriteOptions } from '@mtpx/agent';
 import { defineTool } from '@mtpx/executor';
 import { createOpenAIResponsesProvider } from '@mtpx/providers/openai';
 import pg from 'pg';
@@ -19,8 +19,12 @@ const [connectionString, schema, mode, runId, baseURL, store, hang] = process.ar
 ];
 
 class AnnouncingJournal extends PostgresRunJournal {
-  override async recordCall(id: string, call: JournaledCall): Promise<void> {
-    await super.recordCall(id, call);
+  override async recordCall(
+    id: string,
+    call: JournaledCall,
+    options?: JournalWriteOptions,
+  ): Promise<void> {
+    await super.recordCall(id, call, options);
     console.log(`journaled ${call.call_id}`);
   }
 }
@@ -68,10 +72,12 @@ const agent = createAgent({
   ],
   journal: new AnnouncingJournal({ pool, schema }),
   sessionStore: new PostgresSessionStore({ pool, schema }),
+  // A short lease: a killed orchestrator's run can be resumed two seconds later.
+  lease: { ttlMs: 2000 },
 });
 const output =
   mode === 'resume'
-    ? await agent.resume(runId)
+    ? await agent.resume(runId, { waitForLeaseMs: 30_000 })
     : await agent.run('Book it.', { runId, sessionId: `chat-${runId}`, userId: 'ada' });
 console.log(`final ${JSON.stringify(output)}`);
 await pool.end();
