@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { AgentError } from '../agent-error';
 import type { RunJournal } from './run-journal';
-import { leaseLost, type RunLease, RunLeaseError } from './run-lease';
+import { DEFAULT_LEASE_TTL_MS, leaseLost, type RunLease, RunLeaseError } from './run-lease';
 
 /** How an agent takes its runs' leases (`createAgent({ lease })`). */
 export interface AgentLeaseOptions {
@@ -27,7 +27,7 @@ export interface LeaseSettings {
 
 /** The lease settings of an agent, checked. */
 export function leaseSettingsOf(options: AgentLeaseOptions | undefined): LeaseSettings {
-  const ttlMs = options?.ttlMs ?? 30_000;
+  const ttlMs = options?.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   if (typeof ttlMs !== 'number' || !Number.isFinite(ttlMs) || ttlMs < 100) {
     throw new AgentError({
       code: 'invalid_option',

@@ -34,6 +34,23 @@ export interface JournalWriteOptions {
  * stopped `resume` or `run`; `holder` and `expiresAt` name it) or `run_lease_lost` (the
  * run was taken over by another holder, or this one's lease expired before it could renew
  * it: the run stopped, its in-flight calls were aborted, and it stays resumable).
+ *
+ * @example
+ * ```ts source="./run-lease.examples.ts#RunLeaseError"
+ * const agent = createAgent({
+ *   provider,
+ *   tools,
+ *   journal,
+ *   lease: { ttlMs: 30_000, holder: 'worker-7' },
+ * });
+ * try {
+ *   await agent.resume('run_42', { waitForLeaseMs: 5_000 });
+ * } catch (error) {
+ *   if (RunLeaseError.isLeaseError(error) && error.code === 'run_lease_held') {
+ *     console.log(`run_42 belongs to ${error.holder} until ${error.expiresAt}`);
+ *   }
+ * }
+ * ```
  */
 export class RunLeaseError extends AgentError {
   /** The run. */
