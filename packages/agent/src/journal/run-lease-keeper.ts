@@ -130,7 +130,11 @@ export class RunLeaseKeeper {
     keepers.add(this);
     if (!listening && typeof process?.on === 'function') {
       listening = true;
-      process.on('SIGCONT', onContinued);
+      try {
+        process.on('SIGCONT', onContinued);
+      } catch {
+        // A platform without SIGCONT: the other checks remain.
+      }
     }
     this.#schedule();
     if (this.#lost !== undefined) onLost(this.#lost);
