@@ -232,6 +232,37 @@ describe('an agent run holds its lease', () => {
     expect(await journal.get('run_lost')).toMatchObject({ status: 'running', version: 2 });
   });
 
+  it('a process starved past its lease (a call that blocks the event loop) starts no dependent call: the run stops with run_lease_lost and is left resumable', async () => {
+    const journal = new InMemoryRunJournal();
+    const started: string[] = [];
+    const blocking = defineTool({
+      name: 'slow.step',
+      description: 'Holds the event loop longer than the lease lasts.',
+      input_schema: { type: 'object', properties: { value: { type: 'number' } } },
+      execute: (args: { value: number }, context) => {
+        started.push(context.call.id);
+        const until = performance.now() + 600;
+        while (performance.now() < until) {
+          // busy: no timer, no renewal runs meanwhile
+        }
+        return args.value;
+      },
+    });
+    const agent = createAgent({
+      provider: scriptedProvider(script),
+      tools: [blocking],
+      journal,
+      lease: { ttlMs: 300 },
+    });
+    const error = await agent.run('Go.', { runId: 'run_starved' }).catch((failure) => failure);
+    expect(error).toMatchObject({ code: 'run_lease_lost', runId: 'run_starved' });
+    expect(error.message).toContain('could not renew its lease');
+    expect(started).toEqual(['call_a']);
+    // Nobody took the run: its lease was released, and it is still running in the journal.
+    expect((await journal.getLease('run_starved'))?.expiresInMs).toBeLessThanOrEqual(0);
+    expect(await journal.get('run_starved')).toMatchObject({ status: 'running' });
+  });
+
   it('takes the lease of a journaled run under the agent’s holder name and releases it when the run ends', async () => {
     const journal = new InMemoryRunJournal();
     const echo = defineTool({
