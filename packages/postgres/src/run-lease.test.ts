@@ -239,7 +239,8 @@ describe('journal writes retry transient failures', () => {
       );
       const terminated: number[] = [];
       for (let round = 0; round < 2; round++) {
-        await waitForBlockedJournalQuery(applicationName);
+        // Each round cuts off a write that waits — after the previous round's was retried.
+        await waitForBlockedJournalQuery(applicationName, () => retried.length >= round);
         const result = await database.pool.query(
           'SELECT count(pg_terminate_backend(pid))::int AS n FROM pg_stat_activity WHERE application_name = $1',
           [applicationName],
@@ -247,7 +248,7 @@ describe('journal writes retry transient failures', () => {
         terminated.push(result.rows[0].n);
       }
       // The retried write waits again; let it through.
-      await waitForBlockedJournalQuery(applicationName);
+      await waitForBlockedJournalQuery(applicationName, () => retried.length >= 2);
       await locker.query('COMMIT');
 
       const output = await run;
@@ -375,9 +376,19 @@ describe('journal writes retry transient failures', () => {
   });
 });
 
-/** Resolves once a connection of the journal waits for a lock (polling the server's view). */
-async function waitForBlockedJournalQuery(applicationName: string): Promise<void> {
+/**
+ * Resolves once `ready()` holds and a connection of the journal waits for a lock (polling
+ * the server's view).
+ */
+async function waitForBlockedJournalQuery(
+  applicationName: string,
+  ready: () => boolean = () => true,
+): Promise<void> {
   for (;;) {
+    if (!ready()) {
+      await sleep(20);
+      continue;
+    }
     const result = await database.pool.query(
       `SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`,
       [applicationName],
