@@ -256,3 +256,22 @@ describe('remote tools', () => {
     );
   });
 });
+
+describe('deadline and shutdown options', () => {
+  it('refuse deadlines and check intervals a timer cannot hold, with invalid_option', async () => {
+    const tools = [add];
+    for (const options of [
+      { callDeadlineMs: 0 },
+      { callDeadlineMs: 2 ** 31 },
+      { deadlines: { 'calc.add': 1.5 } },
+      { lostCheckMs: -1 },
+    ]) {
+      expect(() => createRemoteTools({ ...location, tools, ...options })).toThrow(
+        expect.objectContaining({ name: 'RemoteToolError', code: 'invalid_option' }),
+      );
+    }
+    await expect(
+      startToolWorker({ ...location, tools, shutdownDeadlineMs: -1, shutdownSignals: [] }),
+    ).rejects.toMatchObject({ name: 'RemoteToolError', code: 'invalid_option' });
+  });
+});

@@ -108,9 +108,14 @@ export function createRemoteTools(options: RemoteToolsOptions): RemoteTools {
   };
 }
 
+/** Node's timers take at most 2^31 − 1 ms (about 24.8 days); a longer one would fire at once. */
+const longestTimerMs = 2_147_483_647;
+
 function checkMilliseconds(name: string, value: unknown): void {
-  if (!(Number.isInteger(value) && (value as number) >= 1)) {
-    throw invalid(`${name} must be a positive integer of milliseconds, got ${String(value)}.`);
+  if (!(Number.isInteger(value) && (value as number) >= 1 && (value as number) <= longestTimerMs)) {
+    throw invalid(
+      `${name} must be a whole number of milliseconds from 1 to ${longestTimerMs}, got ${String(value)}.`,
+    );
   }
 }
 
