@@ -71,6 +71,8 @@ export class RunLeaseKeeper {
   #stopped = false;
   /** After a lapse: the journal asked who holds the run now (the error then names it). */
   #confirmed: Promise<void> | undefined;
+  /** A renewal on its way: a release waits for it, so it cannot extend a released lease. */
+  #renewing: Promise<void> | undefined;
 
   private constructor(journal: RunJournal, lease: RunLease, ttlMs: number, sentAt: number) {
     this.journal = journal;
@@ -198,6 +200,7 @@ export class RunLeaseKeeper {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#unschedule();
+    await this.#renewing;
     if (this.#lost !== undefined) return;
     await this.journal.releaseLease(this.runId, this.#lease.token).catch(() => {});
   }
@@ -208,7 +211,13 @@ export class RunLeaseKeeper {
     // Renew at a third of the lease; check at its local end if renewals keep failing.
     const renewIn = this.#ttlMs / 3;
     const delay = Math.max(1, Math.min(renewIn, this.#validUntil - now));
-    this.#timer = setTimeout(() => void this.#renew(), delay);
+    this.#timer = setTimeout(() => {
+      const renewing = this.#renew();
+      this.#renewing = renewing;
+      void renewing.finally(() => {
+        if (this.#renewing === renewing) this.#renewing = undefined;
+      });
+    }, delay);
     this.#timer.unref?.();
   }
 
