@@ -4,7 +4,7 @@ import { Queue, QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { redisOptions, testPrefix } from './__fixtures__/test-redis';
-import { createRemoteTools } from './remote-tools';
+import { createRemoteTools, type RemoteToolsOptions } from './remote-tools';
 import { startToolWorker, type ToolWorker } from './tool-worker';
 import { jobIdOf } from './wire';
 
@@ -260,12 +260,14 @@ describe('remote tools', () => {
 describe('deadline and shutdown options', () => {
   it('refuse deadlines and check intervals a timer cannot hold, with invalid_option', async () => {
     const tools = [add];
-    for (const options of [
+    const refused: Array<Partial<RemoteToolsOptions>> = [
       { callDeadlineMs: 0 },
       { callDeadlineMs: 2 ** 31 },
       { deadlines: { 'calc.add': 1.5 } },
+      { deadlines: { 'calc.none': 1_000 } },
       { lostCheckMs: -1 },
-    ]) {
+    ];
+    for (const options of refused) {
       expect(() => createRemoteTools({ ...location, tools, ...options })).toThrow(
         expect.objectContaining({ name: 'RemoteToolError', code: 'invalid_option' }),
       );

@@ -91,10 +91,19 @@ export function createRemoteTools(options: RemoteToolsOptions): RemoteTools {
   const lostCheckMs = options.lostCheckMs ?? 5_000;
   checkMilliseconds('lostCheckMs', lostCheckMs);
   const deadlines = options.deadlines ?? {};
-  for (const [name, ms] of Object.entries(deadlines)) checkMilliseconds(`deadlines["${name}"]`, ms);
+  const names = new Set(options.tools.map((tool) => tool.name));
+  for (const [name, ms] of Object.entries(deadlines)) {
+    checkMilliseconds(`deadlines["${name}"]`, ms);
+    if (!names.has(name))
+      throw invalid(`deadlines names "${name}", which is not one of the tools.`);
+  }
   const dispatcher = new CallDispatcher(location, { keepSeconds, lostCheckMs });
   const tools = options.tools.map((tool) =>
-    remoteTool(tool, dispatcher, deadlines[tool.name] ?? callDeadlineMs),
+    remoteTool(
+      tool,
+      dispatcher,
+      (Object.hasOwn(deadlines, tool.name) ? deadlines[tool.name] : undefined) ?? callDeadlineMs,
+    ),
   );
   return {
     tools,
