@@ -98,6 +98,15 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       throw new Error(`proxy row: the TaskPlan was not accepted (${accepted.status}): ${answer}`);
     }
     bare = await startBareServer(answer);
+    // Each mpl serve process answers once before any timed load: its first call opens its
+    // pool to PostgreSQL, which a short warm-up could spend whole on a busy machine.
+    for (const server of [first, second]) {
+      const response = await fetch(`${server.url}/call`, request);
+      if (response.status !== 200)
+        throw new Error(
+          `proxy row: mpl serve at ${server.url} answered ${response.status}: ${await response.text()}`,
+        );
+    }
 
     // Each run also measures the CPU this process spent per answered call: the servers
     // in it take turns, one loaded at a time, so the time is the loaded server's. CPU per

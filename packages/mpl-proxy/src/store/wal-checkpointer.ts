@@ -8,6 +8,8 @@ export interface CheckpointStats {
   checkpoints: number;
   /** Log frames they copied into the database. */
   framesCopied: number;
+  /** Why the thread stopped, when it failed (SQLite's automatic checkpoint took over). */
+  failure?: string;
 }
 
 /** Commits between two checkpoint requests (SQLite's own default: every 1,000 log pages). */
@@ -53,6 +55,7 @@ export class WalCheckpointer {
   #sinceLast = 0;
   #running = false;
   #failed = false;
+  #exited = false;
   #closed: Promise<void> | undefined;
   readonly #onFailure: (error: Error) => void;
 
@@ -73,6 +76,10 @@ export class WalCheckpointer {
       } else this.#fail(new Error(`The log checkpoint failed: ${answer.message}`));
     });
     this.#worker.on('error', (error) => this.#fail(error));
+    this.#worker.on('exit', (code) => {
+      this.#exited = true;
+      if (!this.#closed) this.#fail(new Error(`The checkpointer thread exited (code ${code})`));
+    });
   }
 
   /** Counts `count` commits; asks for a checkpoint once enough have been made. */
@@ -93,8 +100,10 @@ export class WalCheckpointer {
   /** Ends the thread once its checkpoint under way (if any) is done. */
   close(): Promise<void> {
     this.#closed ??= (async () => {
-      if (this.#worker.threadId === -1) return;
+      if (this.#exited || this.#failed) return;
       const exited = once(this.#worker, 'exit');
+      // Closing is awaited: the thread must keep the process alive until it has exited.
+      this.#worker.ref();
       this.#worker.postMessage('close');
       await exited.catch(() => {});
     })();
@@ -105,6 +114,7 @@ export class WalCheckpointer {
     if (this.#failed) return;
     this.#failed = true;
     this.#running = false;
+    this.#stats.failure = error.message;
     void this.#worker.terminate();
     this.#onFailure(error);
   }
