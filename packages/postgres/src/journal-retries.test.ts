@@ -350,5 +350,40 @@ describe('journal writes retry transient failures (terminated connections)', () 
       .query(`INSERT INTO "${database.schema}".unique_probe VALUES (1)`)
       .catch((error: unknown) => error);
     expect(isTransientPostgresError(duplicate)).toBe(false);
+
+    // Two serializable transactions that each read what the other writes: one fails 40001.
+    const table = `"${database.schema}".unique_probe`;
+    const [one, two] = [await database.pool.connect(), await database.pool.connect()];
+    try {
+      for (const client of [one, two]) {
+        await client.query('BEGIN ISOLATION LEVEL SERIALIZABLE');
+        await client.query(`SELECT count(*) FROM ${table}`);
+      }
+      await one.query(`INSERT INTO ${table} VALUES (2)`);
+      await two.query(`INSERT INTO ${table} VALUES (3)`);
+      await one.query('COMMIT');
+      const serialization = await two.query('COMMIT').catch((error: unknown) => error);
+      expect(serialization).toMatchObject({ code: '40001' });
+      expect(isTransientPostgresError(serialization)).toBe(true);
+
+      // Two transactions that lock the same rows in opposite orders: one fails 40P01.
+      await two.query('ROLLBACK').catch(() => {});
+      await one.query('BEGIN');
+      await two.query('BEGIN');
+      await one.query(`UPDATE ${table} SET id = id WHERE id = 1`);
+      await two.query(`UPDATE ${table} SET id = id WHERE id = 2`);
+      const outcomes = await Promise.allSettled([
+        one.query(`UPDATE ${table} SET id = id WHERE id = 2`),
+        two.query(`UPDATE ${table} SET id = id WHERE id = 1`),
+      ]);
+      const deadlock = outcomes.find((outcome) => outcome.status === 'rejected');
+      expect(deadlock?.status === 'rejected' && deadlock.reason).toMatchObject({ code: '40P01' });
+      expect(isTransientPostgresError((deadlock as PromiseRejectedResult).reason)).toBe(true);
+    } finally {
+      for (const client of [one, two]) {
+        await client.query('ROLLBACK').catch(() => {});
+        client.release();
+      }
+    }
   });
 });
