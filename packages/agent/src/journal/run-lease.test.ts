@@ -208,12 +208,12 @@ describe('an agent run holds its lease', () => {
         return 0;
       },
     });
-    // A short lease: renewed every 100 ms of real time.
+    // A short lease: renewed every 333 ms of real time.
     const first = createAgent({
       provider: scriptedProvider(script),
       tools: [hanging],
       journal,
-      lease: { ttlMs: 300, holder: 'first' },
+      lease: { ttlMs: 1000, holder: 'first' },
     });
     const firstRun = first.run('Go.', { runId: 'run_lost' }).catch((error: unknown) => error);
     await inFlight;
