@@ -12,7 +12,7 @@ import {
 import { RetryableCallError, retryDelayOf } from './retry-delay';
 import { type CallJobData, type CallJobResult, parseJobData } from './wire';
 import { runAttempt } from './worker-call';
-import { CallsInFlight, handBack, type ToolWorkerClosed } from './worker-shutdown';
+import { CallsInFlight, closeGraceMs, handBack, type ToolWorkerClosed } from './worker-shutdown';
 
 const cancelledMessage = 'The run cancelled this call.';
 
@@ -222,11 +222,23 @@ export async function startToolWorker(options: ToolWorkerOptions): Promise<ToolW
     inFlight.closing();
     const stop = handBackAfter(deadlineMs);
     closed = (async () => {
+      // Takes no new call; waits for the running ones (or their hand-back). With Redis
+      // unreachable BullMQ may never finish closing: past the deadline and a grace, the
+      // connections are dropped (calls not handed back are then moved back by the stall check).
+      let grace: ReturnType<typeof setTimeout> | undefined;
+      const dropped = new Promise<'dropped'>((resolve) => {
+        grace = setTimeout(() => resolve('dropped'), deadlineMs + closeGraceMs);
+      });
       try {
-        await worker.close(); // takes no new call; waits for the running ones (or their hand-back)
+        if ((await Promise.race([worker.close(), dropped])) === 'dropped') {
+          await Promise.race([worker.disconnect().catch(() => {}), dropped]);
+        }
+        await Promise.race([Promise.allSettled([subscriber.quit(), client.quit()]), dropped]);
       } finally {
+        clearTimeout(grace);
         stop();
-        await Promise.allSettled([subscriber.quit(), client.quit()]);
+        subscriber.disconnect();
+        client.disconnect();
       }
       return inFlight.report;
     })();

@@ -64,10 +64,27 @@ export class CallsInFlight {
 
 /**
  * Puts a handed-back job back on the queue and tells BullMQ so (its `WaitingError`: the
- * worker neither completes nor fails the job). Should `moveToWait` fail (the lock already
- * lost), the stall check moves the job back instead.
+ * worker neither completes nor fails the job). Should `moveToWait` fail or hang (the lock
+ * already lost, Redis unreachable), the stall check moves the job back instead.
  */
 export async function handBack(job: Job, token: string | undefined): Promise<never> {
-  if (token !== undefined) await job.moveToWait(token).catch(() => {});
+  if (token !== undefined) {
+    // Redis unreachable: give up after a while (the lock then expires and the stall check
+    // moves the job back, if Redis kept it).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      job.moveToWait(token).catch(() => {}),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, handBackWaitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
   throw new WaitingError('handed back by a closing worker');
 }
+
+/** How long a hand-back waits for Redis to take the job back. */
+const handBackWaitMs = 2_000;
+
+/** How long a closing worker waits, past its deadline, for BullMQ to close before it drops its connections. */
+export const closeGraceMs = 5_000;
