@@ -124,9 +124,7 @@ export function reduceRunView(view: RunView, input: RunViewEvent): RunView {
         startedCall(call, at, round, base),
       );
     case 'approval-requested':
-      return withCall(base, event, event.callId, at, (call) =>
-        approvalAskedCall(call, event, at),
-      );
+      return withCall(base, event, event.callId, at, (call) => approvalAskedCall(call, event, at));
     case 'call-throttled':
       return withCall(base, event, event.callId, at, (call) => throttledCall(call, event, at));
     case 'approval-resolved':
