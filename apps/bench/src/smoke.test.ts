@@ -7,7 +7,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { node22 } from './ai-sdk-7/ai-sdk-7-modules';
 import type { BenchResults } from './support/results';
 import type { Stat } from './support/stats';
 import { renderTable } from './support/table';
@@ -24,8 +23,7 @@ const linesPerRow: Record<number, number> = {
   6: 6,
   7: 14,
   8: 4,
-  // Row 9's AI SDK 7 line (and its all-tasks line) runs only where .tools/bench-ai-sdk-7 is installed.
-  9: node22() === undefined ? 16 : 21,
+  9: 21,
 };
 
 function expectStat(stat: Stat, repetitions: number): void {

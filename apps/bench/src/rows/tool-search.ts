@@ -110,28 +110,26 @@ function taskLine(benchmark: string, variant: LineVariant, samples: TaskSamples)
  * Row 9: a large real toolset — the GitHub MCP server's 117 published tools and row 8's 29
  * BFCL functions — on four tasks that need 2 to 5 of them: tokens sent per task and model
  * calls, with tool search (our agent's BM25 search tool), with every schema on every
- * request, the Vercel AI SDK 6 sending every schema, and (where Node 22 is installed) the
- * AI SDK 7 with its `toolSearch()`; then the search's recall@5 on BFCL's labelled
+ * request, the Vercel AI SDK 6 sending every schema, and the AI SDK 7 with its
+ * `toolSearch()` (on Node 22, installed into `.tools/` on first use); then the search's recall@5 on BFCL's labelled
  * `multiple` and `parallel_multiple` items.
  */
 export async function toolSearchRow(config: BenchConfig): Promise<RowResult> {
   const { repetitions } = config.agents;
   const lines: ResultLine[] = [];
   const ai7 = await aiSdk7ToolSearch(repetitions);
-  const variants: LineVariant[] = ai7 === undefined ? order : [...order, 'ai7'];
+  const variants: LineVariant[] = [...order, 'ai7'];
   // Per repetition, the tokens of the four tasks added up (repetition k of each task).
   const totals = Object.fromEntries(
     variants.map((variant) => [variant, Array(repetitions).fill(0) as number[]]),
   ) as Record<LineVariant, number[]>;
   for (const task of largeToolsetTasks) {
     const samples: TaskSamples = await measureTask(task, repetitions);
-    const fromChild = ai7?.get(task.name)?.samples;
-    if (ai7 !== undefined) {
-      if (fromChild?.length !== repetitions) {
-        throw new Error(`AI SDK 7 toolSearch, ${task.name}: ${fromChild?.length ?? 0} runs`);
-      }
-      samples.ai7 = fromChild;
+    const fromChild = ai7.get(task.name)?.samples;
+    if (fromChild?.length !== repetitions) {
+      throw new Error(`AI SDK 7 toolSearch, ${task.name}: ${fromChild?.length ?? 0} runs`);
     }
+    samples.ai7 = fromChild;
     for (const variant of variants) {
       lines.push(taskLine(task.name, variant, samples));
       (samples[variant] as TokenSample[]).forEach((sample, k) => {
@@ -171,7 +169,7 @@ export async function toolSearchRow(config: BenchConfig): Promise<RowResult> {
   return {
     row: 9,
     title: 'Tool search',
-    measures: `Four tasks over 146 real tools (GitHub MCP server's 117, BFCL's 29), against a scripted OpenAI-compatible model: tokens sent per task and model calls with tool search, with every schema, the Vercel AI SDK 6 with every schema${ai7 === undefined ? ' (the AI SDK 7 toolSearch line needs Node 22: not installed here)' : ', and the AI SDK 7 with toolSearch()'}; the search's recall@5 on BFCL's labelled items.`,
+    measures: `Four tasks over 146 real tools (GitHub MCP server's 117, BFCL's 29), against a scripted OpenAI-compatible model: tokens sent per task and model calls with tool search, with every schema, the Vercel AI SDK 6 with every schema, and the AI SDK 7 with toolSearch() (on Node 22); the search's recall@5 on BFCL's labelled items.`,
     repetitions,
     lines,
   };
