@@ -10,7 +10,7 @@ import {
 } from './dispatch-outcomes';
 import { RemoteToolError } from './errors';
 import { cancelJob, jobPresence } from './job-presence';
-import { bullConnection, ownClient, type ResolvedLocation } from './queue-names';
+import { bullConnection, closeOrDrop, ownClient, type ResolvedLocation } from './queue-names';
 import { stateProgress } from './remote-call-state';
 import { type CallJobData, type CallJobResult, parseJobResult } from './wire';
 
@@ -39,6 +39,9 @@ interface Waiter {
   reject(error: unknown): void;
   progress(progress: ToolProgress): void;
 }
+
+/** How long `close` waits for Redis before it drops the connections. */
+const closeWaitMs = 2_000;
 
 /** One job waited for: its calls (usually one), what it was enqueued with, where it stands. */
 interface PendingJob {
@@ -205,15 +208,10 @@ export class CallDispatcher {
       this.#settle(jobId, (each) => each.reject(closed));
     }
     const connected = this.#connected;
-    if (connected === undefined) {
-      // Still connecting (Redis unreachable): drop what exists without waiting for Redis.
-      for (const made of this.#connecting) {
-        Promise.resolve(made.disconnect()).catch(() => {});
-      }
-      return;
-    }
+    // Still connecting (Redis unreachable): drop what exists without waiting for Redis.
+    if (connected === undefined) return closeOrDrop(this.#connecting, 0);
     const { queue, events, client } = connected;
-    await Promise.allSettled([events.close(), queue.close(), client.quit()]);
+    await closeOrDrop([events, queue, client], closeWaitMs);
   }
 
   #start(): Promise<Connected> {

@@ -65,3 +65,21 @@ export function invalid(message: string): RemoteToolError {
 export function bullConnection(location: ResolvedLocation): ConnectionOptions {
   return location.connection as ConnectionOptions;
 }
+
+/**
+ * Closes connections gracefully (`quit`, BullMQ's `close`), or — Redis unreachable, when a
+ * graceful close never ends — drops them after `waitMs`.
+ */
+export async function closeOrDrop(
+  made: ReadonlyArray<Redis | { close(): Promise<void>; disconnect(): Promise<void> | void }>,
+  waitMs: number,
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, waitMs);
+  });
+  const graceful = made.map((each) => ('quit' in each ? each.quit() : each.close()));
+  await Promise.race([Promise.allSettled(graceful), gaveUp]);
+  clearTimeout(timer);
+  for (const each of made) Promise.resolve(each.disconnect()).catch(() => {});
+}

@@ -8,6 +8,7 @@ import { isJsonObject } from '@mtpx/protocol';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import { effectTool, layeredDag } from './__fixtures__/dag-tools';
+import { OwnRedis } from './__fixtures__/own-redis';
 import { redisOptions, testPrefix } from './__fixtures__/test-redis';
 import { startWorkerProcesses, stopWorkerProcesses } from './__fixtures__/worker-processes';
 import { createRemoteTools } from './remote-tools';
@@ -121,5 +122,53 @@ describe('a worker sent SIGTERM mid-call', () => {
     const startedTwice = Object.values(run.starts).filter((count) => count === 2).length;
     expect(startedTwice).toBe(run.closed.handedBack.length);
     expect(Object.values(run.effects).every((count) => count === 1)).toBe(true);
+  }, 120_000);
+
+  it('ends even with Redis gone: hands its calls back as far as it can, drops its connections, exits', async () => {
+    const { prefix, cleanUp } = testPrefix('sigterm-redis-down');
+    prefixes.push(cleanUp);
+    const ownRedis = await OwnRedis.start();
+    try {
+      const [victim] = await startWorkerProcesses(1, prefix, 'down', {
+        queuePort: ownRedis.port,
+        shutdownDeadlineMs: 200,
+      });
+      started.push(victim as ChildProcess);
+      const report = closedReport(victim as ChildProcess);
+      const exited = once(victim as ChildProcess, 'exit');
+      const remote = createRemoteTools({
+        connection: { ...redisOptions, port: ownRedis.port },
+        prefix,
+        queue: 'down',
+        tools: [effectTool(durable, prefix)],
+        callDeadlineMs: 3_000,
+      });
+      let signalled = false;
+      const results = await createExecutor({ tools: remote.tools }).executeToolCalls(
+        layeredDag(4, 4, 60_000),
+        {
+          runId: `run-${prefix}`,
+          onEvent: (event) => {
+            if (event.type !== 'call-progress' || signalled) return;
+            signalled = true;
+            void ownRedis.kill().then(() => victim?.kill('SIGTERM'));
+          },
+        },
+      );
+      await remote.close();
+      const [code] = await exited;
+      expect(code).toBe(0);
+      expect((await report).handedBack.length).toBeGreaterThan(0);
+      // The calls ended at their deadline, none answered (their tool never finished).
+      expect(results.map((result) => result.error_code)).toEqual([
+        'timeout',
+        'timeout',
+        'timeout',
+        'timeout',
+      ]);
+      expect(await durable.hgetall(`${prefix}:completed`)).toEqual({});
+    } finally {
+      await ownRedis.stop();
+    }
   }, 120_000);
 });
