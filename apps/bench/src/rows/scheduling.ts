@@ -11,6 +11,7 @@ import { formatMs } from '../support/format';
 import type { ResultLine, RowResult } from '../support/results';
 import { sleepAtLeast } from '../support/sleep';
 import { interleave, pairedRatios, summarize } from '../support/stats';
+import { cappedToolkitLines } from './capped-toolkit';
 import { criticalPathMs, type DagNode, dagToolCalls, randomDag } from './random-dag';
 
 /** Python MTPX on exactly this generator (level by level), from the issue. */
@@ -133,11 +134,12 @@ export async function schedulingRow(config: BenchConfig): Promise<RowResult> {
       });
     }
   }
+  lines.push(...(await cappedToolkitLines(repetitions)));
   return {
     row: 1,
     title: 'Scheduling',
     measures:
-      'Seeded random DAGs (each call references 0–3 earlier calls, sleeps 1–20 ms): makespan ÷ critical path.',
+      'Seeded random DAGs (each call references 0–3 earlier calls, sleeps 1–20 ms): makespan ÷ critical path; a toolkit capped at 2 (10 calls beside 6 uncapped): makespan ÷ the cap bound.',
     repetitions,
     lines,
   };
