@@ -1,4 +1,4 @@
-import type { CallViewStatus } from '@mtpx/agent/run-view';
+import type { CallEdge, CallViewStatus } from '@mtpx/agent/run-view';
 import type { Approval, JsonValue, ToolErrorCode, Usage } from '@mtpx/protocol';
 import type { UIMessage } from 'ai';
 
@@ -38,17 +38,11 @@ export interface MtpxCallData {
   progress?: { message?: string; completed?: number; total?: number };
 }
 
-/** A `$ref` (or `depends_on`) edge: `to` takes the output of `from` (`data-mtpx-edge`, `id` = `from->to`). */
-export interface MtpxEdgeData {
-  from: string;
-  to: string;
-  round: number;
-  kind: '$ref' | 'depends_on';
-  /** JSON Pointer to the reference inside `to`'s arguments. */
-  location?: string;
-  /** The reference's `$path` into `from`'s output. */
-  path?: string;
-}
+/**
+ * A `$ref` (or `depends_on`) edge: `to` takes the output of `from` (`data-mtpx-edge`, `id` =
+ * `from->to`) — the run view's {@link CallEdge}, as the agent reports it.
+ */
+export type MtpxEdgeData = CallEdge;
 
 /** The run (`data-mtpx-run`, `id` = the run id): sent at its start and again at its end. */
 export interface MtpxRunData {
