@@ -55,8 +55,9 @@ writeFileSync(
       extends: join(root, 'tsconfig.base.json'),
       compilerOptions: {
         noEmit: true,
-        // @mtpx/inspector's web app is in the same program and needs the DOM's types.
-        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        // @mtpx/inspector's web app is in the same program and needs the DOM's types; streams
+        // are async iterable, as in Node (@mtpx/ai-sdk reads them so).
+        lib: ['ES2023', 'DOM', 'DOM.Iterable', 'DOM.AsyncIterable'],
         paths: Object.fromEntries(allEntries.map((entry) => [entry.specifier, [entry.source]])),
       },
       include: packages.map((pkg) => join(pkg.directory, 'src')),

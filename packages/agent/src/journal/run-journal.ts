@@ -96,7 +96,7 @@ export interface RunJournal {
    * the stored version equals `run.version ?? 0` (no stored run when that is 0), storing it
    * with `version + 1`; otherwise rejects with `run_journal_conflict`. Use
    * {@link checkJournalVersion}. With `leaseToken`, rejects with `run_lease_lost` (a
-   * {@link RunLeaseError}) unless it is the run's current lease token.
+   * {@link @mtpx/agent!RunLeaseError | RunLeaseError}) unless it is the run's current lease token.
    */
   save(run: JournaledRun, options?: JournalWriteOptions): Promise<void>;
   /**
@@ -112,7 +112,7 @@ export interface RunJournal {
    * Takes the run's lease for `holder` for `ttlMs`: granted when the run has no lease, its
    * lease expired (or was released), or `holder` already holds it (a retried acquisition:
    * same token). A new holder gets the previous token + 1 (1 for the first). Rejects with
-   * `run_lease_held` (a {@link RunLeaseError} naming the holder and the expiry) when
+   * `run_lease_held` (a {@link @mtpx/agent!RunLeaseError | RunLeaseError} naming the holder and the expiry) when
    * another holder's lease is live. The run itself need not exist yet.
    */
   acquireLease(runId: string, holder: string, ttlMs: number): Promise<RunLease>;

@@ -12,6 +12,7 @@ export interface FoundTool {
  * best first, at most `limit`; names it does not know are ignored.
  */
 export interface ToolSearchIndex {
+  /** The names of the tools that best match `query`, best first, at most `limit`. */
   search(query: string, limit: number): readonly string[] | Promise<readonly string[]>;
 }
 

@@ -16,7 +16,10 @@ import { TextParts } from './text-parts';
 /** A chunk of the UI message stream with MTPX's data parts typed. */
 export type MtpxUIMessageChunk = UIMessageChunk<unknown, MtpxDataTypes>;
 
-/** How {@link UIChunkWriter} writes. */
+/**
+ * How an agent's events are written as UI message stream chunks: the options of
+ * {@link @mtpx/ai-sdk!toUIMessageStream | toUIMessageStream}.
+ */
 export interface UIChunkWriterOptions {
   /** The assistant message's id (`start.messageId`); default: the run id. */
   messageId?: string;
