@@ -49,7 +49,8 @@ describe('pnpm bench --quick', () => {
     const run = await promisify(execFile)(
       process.execPath,
       ['--import', import.meta.resolve('tsx'), 'src/main.ts', '--quick', '--out', out],
-      { cwd: appDirectory, encoding: 'utf8', maxBuffer: 1 << 24 },
+      // Killed before the hook's own limit, so a run that hangs leaves no process behind.
+      { cwd: appDirectory, encoding: 'utf8', maxBuffer: 1 << 24, timeout: 400_000 },
     );
     stdout = run.stdout;
     results = JSON.parse(await readFile(out, 'utf8')) as BenchResults;
