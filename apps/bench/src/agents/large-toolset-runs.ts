@@ -1,12 +1,9 @@
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAgent } from '@mtpx/agent';
-import { defineTool } from '@mtpx/executor';
-import type { JsonObject, JsonSchemaObject } from '@mtpx/protocol';
 import { createOpenAIProvider } from '@mtpx/providers/openai';
-import { generateText, jsonSchema, stepCountIs, type ToolSet, tool } from 'ai';
 import type { CurrentLog } from './agent-variant';
 import { largeToolset } from './github-mcp-tools';
 import type { LargeToolsetLog } from './large-toolset-log';
+import { functionTools, vercelFunctionsRunner } from './toolset-runs';
 
 /**
  * Our agent with row 9's 146 tools (each writing to `log`) on the OpenAI adapter pointed
@@ -18,14 +15,7 @@ export function mtpxLargeToolsetRunner(
   log: CurrentLog<LargeToolsetLog>,
   options: { toolSearch: boolean },
 ): () => Promise<string> {
-  const tools = largeToolset().map((fn) =>
-    defineTool({
-      name: fn.name,
-      description: fn.description,
-      input_schema: fn.parameters as JsonSchemaObject,
-      execute: (args) => log.current.call(fn.name, args as JsonObject),
-    }),
-  );
+  const tools = functionTools(largeToolset(), log);
   const agent = createAgent({
     provider: createOpenAIProvider({
       model: 'scripted-model',
@@ -45,21 +35,5 @@ export function vercelLargeToolsetRunner(
   task: string,
   log: CurrentLog<LargeToolsetLog>,
 ): () => Promise<string> {
-  const tools: ToolSet = {};
-  for (const fn of largeToolset()) {
-    tools[fn.name] = tool({
-      description: fn.description,
-      inputSchema: jsonSchema<JsonObject>(fn.parameters as JsonSchemaObject),
-      execute: async (args) => log.current.call(fn.name, args),
-    });
-  }
-  const model = createOpenAICompatible({
-    name: 'scripted',
-    baseURL: `${serverUrl}/v1`,
-    apiKey: 'test',
-    includeUsage: true,
-  }).chatModel('scripted-model');
-  return async () =>
-    (await generateText({ model, prompt: task, tools, stopWhen: stepCountIs(10), maxRetries: 0 }))
-      .text;
+  return vercelFunctionsRunner(serverUrl, task, largeToolset(), log);
 }

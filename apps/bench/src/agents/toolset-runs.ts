@@ -1,15 +1,25 @@
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { createAgent } from '@mtpx/agent';
 import { defineTool } from '@mtpx/executor';
-import type { JsonObject, JsonSchemaObject } from '@mtpx/protocol';
+import type { JsonObject, JsonSchemaObject, JsonValue } from '@mtpx/protocol';
 import { createOpenAIProvider } from '@mtpx/providers/openai';
 import { generateText, jsonSchema, stepCountIs, type ToolSet, tool } from 'ai';
 import type { CurrentLog } from './agent-variant';
 import { type BfclFunction, bfclToolset, type ToolsetLog } from './bfcl-tools';
 
+/** What a function's call is answered by: rows 8 and 9's logs. */
+export interface FunctionCallLog {
+  call(name: string, args: JsonObject): JsonValue;
+}
+
 /** Row 8's 29 BFCL functions as tools for our agent, each writing to `log`. */
 export function bfclTools(log: CurrentLog<ToolsetLog>) {
-  return bfclToolset().map((fn: BfclFunction) =>
+  return functionTools(bfclToolset(), log);
+}
+
+/** BFCL-shaped functions as tools for our agent, each answered by `log`. */
+export function functionTools(functions: BfclFunction[], log: CurrentLog<FunctionCallLog>) {
+  return functions.map((fn) =>
     defineTool({
       name: fn.name,
       description: fn.description,
@@ -58,8 +68,21 @@ export function vercelToolsetRunner(
   task: string,
   log: CurrentLog<ToolsetLog>,
 ): () => Promise<string> {
+  return vercelFunctionsRunner(serverUrl, task, bfclToolset(), log);
+}
+
+/**
+ * The Vercel AI SDK (`ai` 6) with `functions`, every schema on every request, pointed at a
+ * scripted server, made once: returns a function that runs the task.
+ */
+export function vercelFunctionsRunner(
+  serverUrl: string,
+  task: string,
+  functions: BfclFunction[],
+  log: CurrentLog<FunctionCallLog>,
+): () => Promise<string> {
   const tools: ToolSet = {};
-  for (const fn of bfclToolset()) {
+  for (const fn of functions) {
     tools[fn.name] = tool({
       description: fn.description,
       inputSchema: jsonSchema<JsonObject>(fn.parameters as JsonSchemaObject),
