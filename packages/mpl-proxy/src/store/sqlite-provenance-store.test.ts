@@ -91,16 +91,35 @@ describe('SqliteProvenanceStore', () => {
     database.close();
   });
 
-  it('after a failed commit, stores nothing of its batch, and links what follows on what is stored', async () => {
+  it('links on the entry another connection committed since its last batch (its cached head is dropped)', async () => {
     const { dataDir, store } = await tutorialStore();
-    // A second writer extends the chain behind the first store's back: the first store's
-    // next batch (linked on its cached head) collides with it and its commit fails whole.
+    // A second writer extends the chain behind the first store's back (regression: the
+    // first store linked its next batch on its cached head, and the commit failed UNIQUE).
     const other = SqliteProvenanceStore.open({ dataDir });
     const intruder = await other.append(
       record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'from elsewhere' }),
     );
     expect(intruder.seq).toBe(5);
     await other.close();
+    const [first, second] = await Promise.all([
+      store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'first' })),
+      store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'second' })),
+    ]);
+    expect(first).toMatchObject({ seq: 6, parent_hash: intruder.sem_hash });
+    expect(second).toMatchObject({ seq: 7, parent_hash: first.sem_hash });
+    const chain = await store.chain(planId, { payloads: true });
+    expect(chain.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(verifyChain(chain)).toMatchObject({ valid: true });
+    await store.close();
+  });
+
+  it('after a failed commit, stores nothing of its batch, and links what follows on what is stored', async () => {
+    const { dataDir, store } = await tutorialStore();
+    tamper(
+      dataDir,
+      `CREATE TRIGGER refuse BEFORE INSERT ON provenance_entries
+         WHEN NEW.payload LIKE '%refuse me%' BEGIN SELECT RAISE(ABORT, 'refused'); END`,
+    );
     const settle = (promise: Promise<{ seq: number }>) =>
       promise.then(
         (entry) => ({ ok: true, seq: entry.seq }),
@@ -108,17 +127,18 @@ describe('SqliteProvenanceStore', () => {
       );
     const [first, second] = await Promise.all([
       settle(store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'first' }))),
-      settle(store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'second' }))),
+      settle(
+        store.append(record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'refuse me' })),
+      ),
     ]);
-    expect(first).toMatchObject({ ok: false, message: /UNIQUE/ });
-    expect(second).toMatchObject({ ok: false, message: /UNIQUE/ });
-    // What comes next is linked on what is stored: the intruder's entry.
+    expect(first).toMatchObject({ ok: false, message: /refused/ });
+    expect(second).toMatchObject({ ok: false, message: /refused/ });
     const third = await store.append(
       record('ai.agent.Reasoning.v1', { ...reasoning, conclusion: 'third' }),
     );
-    expect(third).toMatchObject({ seq: 6, parent_hash: intruder.sem_hash });
     const chain = await store.chain(planId, { payloads: true });
-    expect(chain.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(third).toMatchObject({ seq: 5, parent_hash: chain[3]?.sem_hash });
+    expect(chain.map((entry) => entry.seq)).toEqual([1, 2, 3, 4, 5]);
     expect(verifyChain(chain)).toMatchObject({ valid: true });
     await store.close();
   });

@@ -40,6 +40,12 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
+/** What one commit did: the entries it stored, and the records that could not be linked. */
+interface Committed {
+  linked: Array<{ pending: Pending; entry: ProvenanceEntry }>;
+  unlinked: Array<{ pending: Pending; cause: unknown }>;
+}
+
 /** One row of `provenance_entries`, as inserted (the row `@mtpx/mpl` maps, flags as 1/0). */
 type EntryRow = ProvenanceRow & { payload: string };
 
@@ -63,9 +69,9 @@ function isLockError(error: unknown): boolean {
 
 /**
  * A durable {@link ProvenanceStore} in SQLite (`<dataDir>/provenance.db`, WAL mode).
- * The appends of one event-loop turn are linked (each plan's head is kept in memory) and
- * committed together in one transaction, written to the write-ahead log at once; each
- * `append` resolves only once its entry is as durable as `synchronous` promises:
+ * The appends of one event-loop turn are linked and committed together in one transaction,
+ * written to the write-ahead log at once; each `append` resolves only once its entry is as
+ * durable as `synchronous` promises:
  *
  * - `full` (default): after an `fdatasync` of the log that began after the commit
  *   (group commit: one sync serves every commit made while the previous one
@@ -73,8 +79,12 @@ function isLockError(error: unknown): boolean {
  * - `normal`: right after the commit, which the log holds: survives `kill -9` (the kernel
  *   has the pages), not a power loss.
  *
- * A commit that another connection's write lock holds up is retried (for up to 5 s) without
- * blocking; a failed one rejects its batch, and what follows is linked on what is stored.
+ * Several connections (processes) may append to one database, to one plan at once: each
+ * batch is linked inside its `BEGIN IMMEDIATE` transaction, with the write lock held, on
+ * each plan's head as stored. The heads are kept in memory between batches, and dropped
+ * when `PRAGMA data_version` shows that another connection committed since (one pragma
+ * read per batch). A commit that another connection's write lock holds up is retried (for
+ * up to 5 s) without blocking; a failed one rejects its batch.
  *
  * @example
  * ```ts source="./store.examples.ts#SqliteProvenanceStore"
@@ -91,7 +101,8 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   readonly #algorithm: HashAlgorithm;
   /** Absent for `synchronous: 'normal'` and for a read-only store. */
   readonly #walSync: WalSync | undefined;
-  readonly #commit: ((rows: EntryRow[]) => void) | undefined;
+  /** Links and stores a batch in one `BEGIN IMMEDIATE` transaction. */
+  readonly #commit: ((batch: Pending[]) => Committed) | undefined;
   /** Absent for a read-only store. */
   readonly #checkpointer: WalCheckpointer | undefined;
   readonly #head: Database.Statement<[string], Pick<Row, 'seq' | 'sem_hash' | 'entry_hash'>>;
@@ -99,10 +110,15 @@ export class SqliteProvenanceStore implements ProvenanceStore {
   readonly #chain: Database.Statement<[string], Row>;
   readonly #chainWithPayloads: Database.Statement<[string], Row>;
   readonly #planIds: Database.Statement<[], { plan_id: string }>;
-  /** The last committed entry of each plan touched: no query per append. */
+  /**
+   * The last committed entry of each plan touched: no query per append. Valid while no other
+   * connection has committed (see {@link #dataVersion}).
+   */
   readonly #heads = new Map<string, Pick<ProvenanceEntry, 'seq' | 'sem_hash' | 'entry_hash'>>();
   /** Invocations linked to a plan. */
   readonly #invocations = new Map<string, string>();
+  /** `PRAGMA data_version` when the heads were last known to match the table. */
+  #dataVersion: number | undefined;
   #queue: Pending[] = [];
   #scheduled = false;
   /** Set while a commit waits for another connection's write lock. */
@@ -127,10 +143,31 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       // The event loop never waits for a lock: a busy commit is retried from a timer.
       database.pragma('busy_timeout = 0');
       const insert = database.prepare<EntryRow>(insertEntry);
-      const commit = database.transaction((rows: EntryRow[]) => {
-        for (const row of rows) insert.run(row);
+      const dataVersion = database.prepare<[], number>('PRAGMA data_version').pluck();
+      const commit = database.transaction((batch: Pending[]): Committed => {
+        // The write lock is held: no one else commits until this transaction ends. If someone
+        // did since our last transaction, the cached heads may be stale: read them anew.
+        const version = dataVersion.get() as number;
+        if (version !== this.#dataVersion) {
+          this.#heads.clear();
+          this.#invocations.clear();
+          this.#dataVersion = version;
+        }
+        const committed: Committed = { linked: [], unlinked: [] };
+        for (const pending of batch) {
+          let linked: { entry: ProvenanceEntry; row: EntryRow };
+          try {
+            linked = this.#link(pending.record);
+          } catch (cause) {
+            committed.unlinked.push({ pending, cause });
+            continue;
+          }
+          insert.run(linked.row);
+          committed.linked.push({ pending, entry: linked.entry });
+        }
+        return committed;
       });
-      this.#commit = (rows) => commit.immediate(rows);
+      this.#commit = (batch) => commit.immediate(batch);
       if (options.synchronous !== 'normal') this.#walSync = new WalSync(`${this.path}-wal`);
       // Checkpoints run on a thread of their own; SQLite's automatic one comes back if it fails.
       database.pragma('wal_autocheckpoint = 0');
@@ -258,8 +295,8 @@ export class SqliteProvenanceStore implements ProvenanceStore {
 
   /**
    * Links the queued records and commits them in one transaction; each resolves once the
-   * commit is durable. A commit another connection's lock holds up is tried again shortly,
-   * the records linked anew on what is stored then.
+   * commit is durable. A commit another connection's lock holds up is tried again shortly
+   * (nothing is linked before the lock is held).
    */
   #dispatch(): void {
     this.#scheduled = false;
@@ -269,22 +306,9 @@ export class SqliteProvenanceStore implements ProvenanceStore {
     this.#queue = [];
     if (this.#heads.size > maxCachedHeads) this.#heads.clear();
     if (this.#invocations.size > maxCachedHeads) this.#invocations.clear();
-    const rows: EntryRow[] = [];
-    const linked: Array<{ pending: Pending; entry: ProvenanceEntry }> = [];
-    for (const pending of batch) {
-      try {
-        const { entry, row } = this.#link(pending.record);
-        rows.push(row);
-        linked.push({ pending, entry });
-      } catch (cause) {
-        pending.reject(
-          new InternalError({ message: 'Could not record a provenance entry', cause }),
-        );
-      }
-    }
-    if (rows.length === 0) return;
+    let committed: Committed;
     try {
-      (this.#commit as (rows: EntryRow[]) => void)(rows);
+      committed = (this.#commit as (batch: Pending[]) => Committed)(batch);
     } catch (error) {
       // Nothing of the batch is stored: forget the heads it advanced.
       this.#heads.clear();
@@ -292,7 +316,7 @@ export class SqliteProvenanceStore implements ProvenanceStore {
       const now = Date.now();
       this.#lockedSince ??= now;
       if (isLockError(error) && now - this.#lockedSince < lockWaitMs) {
-        this.#queue = [...linked.map(({ pending }) => pending), ...this.#queue];
+        this.#queue = [...batch, ...this.#queue];
         const waited = now - this.#lockedSince;
         this.#retry = setTimeout(() => this.#dispatch(), Math.min(50, 1 + waited / 4));
         return;
@@ -302,10 +326,14 @@ export class SqliteProvenanceStore implements ProvenanceStore {
         message: `Could not commit provenance entries: ${error instanceof Error ? error.message : String(error)}`,
         cause: error,
       });
-      for (const { pending } of linked) pending.reject(failure);
+      for (const pending of batch) pending.reject(failure);
       return;
     }
     this.#lockedSince = undefined;
+    for (const { pending, cause } of committed.unlinked)
+      pending.reject(new InternalError({ message: 'Could not record a provenance entry', cause }));
+    const { linked } = committed;
+    if (linked.length === 0) return;
     this.#checkpointer?.commits();
     if (this.#walSync === undefined) {
       for (const { pending, entry } of linked) pending.resolve(entry);
