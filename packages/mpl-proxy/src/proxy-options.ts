@@ -3,6 +3,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { HashAlgorithm, MplEngine, MplPolicy, ProvenanceStore } from '@mtpx/mpl';
 import type { ProxyMetrics } from './proxy-metrics';
+import type { MessageHub } from './routes/message-hub';
 
 /** Options of `startProxy` (and `mpl serve`). */
 export interface ProxyOptions {
@@ -71,6 +72,12 @@ export interface ProxyOptions {
   maxConnections?: number;
   /** SType allow / deny patterns, required profiles, size and rate limits (`E-POLICY-DENIED`). */
   policy?: MplPolicy;
+  /**
+   * The hub of `GET /messages` (default: a new one, this process's subscribers only). `mpl
+   * serve --workers N` passes one that relays messages between the cluster's workers.
+   * @internal
+   */
+  messageHub?: MessageHub;
 }
 
 /** A running proxy. */

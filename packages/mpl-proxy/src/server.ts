@@ -73,7 +73,7 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
     });
   const mode = options.mode ?? 'strict';
   const metrics = new ProxyMetrics();
-  const hub = new MessageHub();
+  const hub = options.messageHub ?? new MessageHub();
   const context: CallRouteContext = {
     engine,
     store,
