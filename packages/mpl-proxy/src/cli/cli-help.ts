@@ -50,6 +50,12 @@ Options:
   --synchronous full|normal  SQLite durability: full (default) syncs each commit, so an
                              answered call survives a power loss; normal survives a
                              killed proxy only, and commits faster
+  --workers N|auto           serve from N processes on the same port (node:cluster;
+                             auto: one per core; default 1). They share the store (one
+                             SQLite database, or --provenance); a worker that dies is
+                             restarted. Per process: /metrics counts the requests its
+                             process answered (mpl_message_subscribers counts all);
+                             GET /messages sees every worker's calls
   -h, --help                 this help
 `,
   'schemas list': `mpl schemas list — list the registered STypes

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import {
   canonicalize,
@@ -11,6 +12,13 @@ import {
   verifyChain,
 } from '@mtpx/mpl';
 import { hashCanonical } from '@mtpx/mpl/internal';
+import { runClusterPrimary } from '../cluster/cluster-primary';
+import {
+  announceListening,
+  clusterMessageHub,
+  isClusterWorker,
+  leaveCluster,
+} from '../cluster/cluster-worker';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_PORT,
@@ -78,6 +86,7 @@ async function serve(argv: string[]): Promise<number> {
     'http-layer': { type: 'string' },
     policy: { type: 'string' },
     synchronous: { type: 'string' },
+    workers: { type: 'string' },
   });
   if (values.help) return help('serve');
   const synchronous = oneOf(values.synchronous, ['full', 'normal'] as const, '--synchronous');
@@ -86,6 +95,16 @@ async function serve(argv: string[]): Promise<number> {
   const mode = oneOf(values.mode, ['strict', 'transparent'] as const, '--mode') ?? 'strict';
   const hashAlgorithm = oneOf(values.hash, ['sha256', 'b3'] as const, '--hash');
   const location = postgresLocation(values.provenance);
+  const workers = workerCount(values.workers);
+  const worker = isClusterWorker();
+  // Several workers: this process forks them (each runs this command line) and watches them.
+  if (workers > 1 && !worker)
+    return runClusterPrimary({
+      workers,
+      onListening: (url, description) =>
+        out(`MPL proxy ${VERSION} listening on ${url} (${description}, ${workers} workers)`),
+      log: (line) => process.stderr.write(`${line}\n`),
+    });
   const store = location
     ? await openPostgresProvenanceStore(location, hashAlgorithm ? { algorithm: hashAlgorithm } : {})
     : undefined;
@@ -104,17 +123,27 @@ async function serve(argv: string[]): Promise<number> {
     ...(synchronous ? { synchronous } : {}),
     ...hardeningOptions(values),
     ...(values.policy ? { policy: await MplPolicy.load(values.policy as string) } : {}),
+    ...(worker ? { messageHub: clusterMessageHub() } : {}),
   });
-  out(
-    `MPL proxy ${VERSION} listening on ${proxy.url} (mode ${mode}, ${proxy.engine.registry.size} STypes, provenance in ${location ? describePostgresUrl(location) : dataDir}${token ? ', token required' : ''}${values.upstream ? `, upstream ${values.upstream}` : ''})`,
-  );
+  const description = `mode ${mode}, ${proxy.engine.registry.size} STypes, provenance in ${location ? describePostgresUrl(location) : dataDir}${token ? ', token required' : ''}${values.upstream ? `, upstream ${values.upstream}` : ''}`;
+  if (worker) announceListening(proxy.url, description);
+  else out(`MPL proxy ${VERSION} listening on ${proxy.url} (${description})`);
   await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    // A worker may get a terminal's SIGINT and its primary's SIGTERM: both only stop it.
+    const listen = worker ? 'on' : 'once';
+    process[listen]('SIGINT', () => resolve());
+    process[listen]('SIGTERM', () => resolve());
   });
   await proxy.close();
   return 0;
+}
+
+/** `--workers N|auto` (default 1; `auto`: the available parallelism). */
+function workerCount(value: unknown): number {
+  if (value === 'auto') return availableParallelism();
+  const count = integer(value, '--workers') ?? 1;
+  if (count < 1) throw new UsageError('--workers must be at least 1 (or auto)');
+  return count;
 }
 
 /** The `--provenance` URL, checked: only PostgreSQL goes there (SQLite is `--data DIR`). */
@@ -312,22 +341,27 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    if (error instanceof UsageError) {
-      process.stderr.write(`mpl: ${error.message}\nRun mpl --help for usage.\n`);
-      process.exitCode = 2;
-    } else if (MplError.isInstance(error)) {
-      process.stderr.write(`mpl: [${error.code}] ${error.message}\n`);
-      process.exitCode = 1;
-    } else {
-      process.stderr.write(
-        `mpl: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-      );
-      process.exitCode = 1;
-    }
-  },
-);
+main(process.argv.slice(2))
+  .then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      if (error instanceof UsageError) {
+        process.stderr.write(`mpl: ${error.message}\nRun mpl --help for usage.\n`);
+        process.exitCode = 2;
+      } else if (MplError.isInstance(error)) {
+        process.stderr.write(`mpl: [${error.code}] ${error.message}\n`);
+        process.exitCode = 1;
+      } else {
+        process.stderr.write(
+          `mpl: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+        );
+        process.exitCode = 1;
+      }
+    },
+  )
+  // A worker of `mpl serve --workers N` exits once done: its IPC channel would hold it.
+  .finally(() => {
+    if (isClusterWorker()) leaveCluster();
+  });

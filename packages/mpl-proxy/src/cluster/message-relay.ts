@@ -1,0 +1,99 @@
+import type { Worker } from 'node:cluster';
+import type { PrimaryToWorker, WorkerToPrimary } from './cluster-messages';
+
+/**
+ * The primary's side of the cluster's `GET /messages`: it knows how many subscribers each
+ * worker has, tells every worker how many the others have (so a worker relays only while
+ * that is above 0), and passes each relayed message to the workers with subscribers.
+ * @internal
+ */
+export class MessageRelay {
+  readonly #workers = new Map<number, { worker: Worker; subscribers: number }>();
+  /** Subscriptions (by the primary's own sync number) waiting for workers to say they relay. */
+  readonly #syncs = new Map<number, { requester: Worker; sync: number; pending: Set<number> }>();
+  #nextSync = 0;
+
+  /** A new worker: tells it how many subscribers the others have. */
+  add(worker: Worker): void {
+    this.#workers.set(worker.id, { worker, subscribers: 0 });
+    this.#sendTo(worker, { type: 'mpl-hub-remote', count: this.#total() });
+  }
+
+  /** A worker that exited: its subscribers are gone, and nothing waits for it. */
+  remove(worker: Worker): void {
+    if (!this.#workers.delete(worker.id)) return;
+    for (const [key, waiting] of this.#syncs) {
+      if (waiting.requester.id === worker.id) this.#syncs.delete(key);
+      else if (waiting.pending.delete(worker.id)) this.#settle(key);
+    }
+    this.#broadcastCounts();
+  }
+
+  /** Handles a worker's hub message. */
+  receive(worker: Worker, message: WorkerToPrimary): void {
+    switch (message.type) {
+      case 'mpl-hub-subscribers': {
+        const known = this.#workers.get(worker.id);
+        if (!known) return;
+        known.subscribers = message.count;
+        if (message.sync === undefined) {
+          this.#broadcastCounts(worker.id);
+          return;
+        }
+        const key = ++this.#nextSync;
+        const pending = new Set<number>();
+        for (const [id, other] of this.#workers) {
+          if (id === worker.id) continue;
+          pending.add(id);
+          this.#sendTo(other.worker, {
+            type: 'mpl-hub-remote',
+            count: this.#total(id),
+            sync: key,
+          });
+        }
+        this.#syncs.set(key, { requester: worker, sync: message.sync, pending });
+        this.#settle(key);
+        return;
+      }
+      case 'mpl-hub-synced': {
+        if (this.#syncs.get(message.sync)?.pending.delete(worker.id)) this.#settle(message.sync);
+        return;
+      }
+      case 'mpl-hub-message':
+        for (const [id, other] of this.#workers)
+          if (id !== worker.id && other.subscribers > 0)
+            this.#sendTo(other.worker, { type: 'mpl-hub-relay', message: message.message });
+        return;
+    }
+  }
+
+  #settle(key: number): void {
+    const waiting = this.#syncs.get(key);
+    if (!waiting || waiting.pending.size > 0) return;
+    this.#syncs.delete(key);
+    this.#sendTo(waiting.requester, { type: 'mpl-hub-ready', sync: waiting.sync });
+  }
+
+  /** Tells the workers (but `except`) how many subscribers the others have. */
+  #broadcastCounts(except?: number): void {
+    for (const [id, other] of this.#workers)
+      if (id !== except)
+        this.#sendTo(other.worker, { type: 'mpl-hub-remote', count: this.#total(id) });
+  }
+
+  /** The subscribers of every worker but `except`. */
+  #total(except?: number): number {
+    let total = 0;
+    for (const [id, other] of this.#workers) if (id !== except) total += other.subscribers;
+    return total;
+  }
+
+  #sendTo(worker: Worker, message: PrimaryToWorker): void {
+    if (!worker.isConnected()) return;
+    try {
+      worker.send(message);
+    } catch {
+      // It is exiting; its 'exit' removes it.
+    }
+  }
+}
