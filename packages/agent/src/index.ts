@@ -42,6 +42,7 @@ export {
   type JournaledRun,
   journalArgumentsHash,
   type RunJournal,
+  replacesJournaledResult,
 } from './journal/run-journal';
 export {
   checkLeaseToken,

@@ -54,6 +54,7 @@ it('exports exactly its public surface (a change here is a reviewed API change)'
     'type ReasoningDeltaEvent',
     'REFERENCE_INSTRUCTIONS',
     'REFERENCE_SCHEMA',
+    'replacesJournaledResult',
     'type RoundFinishedEvent',
     'type RoundReasoning',
     'type RoundStartedEvent',

@@ -40,12 +40,17 @@ afterAll(async () => {
 });
 
 /** A run journal in the executor's terms: results of calls that succeeded, by call id. */
-function successJournal() {
+/** A journal as `@mtpx/agent`'s keeps one: every result, a retryable failure run again on resume. */
+function runJournal() {
   const results = new Map<string, ToolResult>();
   const onResult: ResultRecorder = (call, result) => {
-    if (result.success) results.set(call.id, result);
+    const stored = results.get(call.id);
+    if (stored === undefined || stored.retryable === true) results.set(call.id, result);
   };
-  const knownResult: KnownResultSource = (call) => results.get(call.id);
+  const knownResult: KnownResultSource = (call) => {
+    const stored = results.get(call.id);
+    return stored?.retryable === true ? undefined : stored;
+  };
   return { results, onResult, knownResult };
 }
 
@@ -62,7 +67,7 @@ describe('Redis kill -9 and restarted empty mid-run', () => {
       lostCheckMs: 500,
     });
     const executor = createExecutor({ tools: remote.tools });
-    const journal = successJournal();
+    const journal = runJournal();
     const states = new Map<RemoteCallStateName, Set<string>>();
     const durations: number[] = [];
     let finished = 0;
@@ -103,6 +108,7 @@ describe('Redis kill -9 and restarted empty mid-run', () => {
         expect(result.error_code, result.call_id).toBe('dependency_failed');
       } else {
         expect(result.error, result.call_id).toContain('no longer exists in Redis');
+        expect(result.retryable, result.call_id).toBe(true);
         lost.push(result.call_id);
       }
     }

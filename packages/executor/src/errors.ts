@@ -114,6 +114,24 @@ export class ExecutorError extends MtpxError<ExecutorErrorCode> {
   }
 }
 
+/**
+ * True when a tool's failure says running the call again may succeed: a
+ * {@link ToolExecutionError} with `retryable`, or an infrastructure error that reports
+ * `isRetryable` (a remote call whose job was lost, whose deadline passed, or that Redis did
+ * not take). Its result is flagged `retryable`, so a resumed run runs it again instead of
+ * answering with the old failure.
+ *
+ * @internal
+ */
+export function isRetryableError(error: unknown): boolean {
+  if (ToolExecutionError.isInstance(error)) return error.retryable;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { isRetryable?: unknown }).isRetryable === true
+  );
+}
+
 /** A thrown value's message, for an error result. */
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;

@@ -137,6 +137,27 @@ describe('PostgresRunJournal', () => {
       result: result(2),
     });
     expect((await journal.calls('run_cas')).map((call) => call.result.output)).toEqual([1]);
+    // A retryable failure (a remote job lost with Redis) is replaced by the call's next result.
+    const lost = {
+      ...result(0),
+      call_id: 'call_2',
+      output: null,
+      success: false,
+      error: 'The job was lost.',
+      retryable: true,
+    };
+    await journal.recordCall('run_cas', { call_id: 'call_2', arguments_hash: 'h', result: lost });
+    await journal.recordCall('run_cas', {
+      call_id: 'call_2',
+      arguments_hash: 'h',
+      result: { ...result(3), call_id: 'call_2' },
+    });
+    await journal.recordCall('run_cas', {
+      call_id: 'call_2',
+      arguments_hash: 'h',
+      result: { ...result(4), call_id: 'call_2' },
+    });
+    expect((await journal.calls('run_cas')).map((call) => call.result.output)).toEqual([1, 3]);
     expect(await journal.delete('run_cas')).toBe(true);
     expect(await journal.get('run_cas')).toBeUndefined();
     expect(await journal.calls('run_cas')).toEqual([]);

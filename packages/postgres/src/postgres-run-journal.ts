@@ -136,9 +136,12 @@ export class PostgresRunJournal implements RunJournal {
       call.arguments_hash,
       JSON.stringify(call.result),
     ];
-    const write = `INSERT INTO ${this.#calls} (run_id, call_id, arguments_hash, result)
+    // The first result stays, unless it is a retryable failure (`replacesJournaledResult`).
+    const write = `INSERT INTO ${this.#calls} AS stored (run_id, call_id, arguments_hash, result)
        SELECT $1, $2, $3, $4 ${token === undefined ? '' : 'FROM lease'}
-       ON CONFLICT (run_id, call_id, arguments_hash) DO NOTHING RETURNING 1`;
+       ON CONFLICT (run_id, call_id, arguments_hash) DO UPDATE SET result = EXCLUDED.result
+         WHERE (stored.result::jsonb ->> 'retryable') = 'true'
+       RETURNING 1`;
     await this.#query(`record call "${call.call_id}" of run "${runId}"`, async () => {
       if (token === undefined) await this.#database.query(write, values);
       else await this.#fenced(write, [...values, token], runId, token);

@@ -46,6 +46,13 @@ export const ToolResultSchema = MediaListsSchema.extend({
   error: z.string().nullable().optional(),
   /** Machine-readable reason for a failure (MTPX extension). */
   error_code: ToolErrorCodeSchema.optional(),
+  /**
+   * True when the call failed in a way that running it again may succeed (a rate limit, a
+   * remote job lost with Redis's data, a deadline passed): it may or may not have run, and
+   * a resumed run runs it again (with the same idempotency key) instead of answering with
+   * this failure. Absent otherwise (MTPX extension).
+   */
+  retryable: z.boolean().optional(),
   /** True when the output came from cache or from an identical call in the same plan. */
   cached: z.boolean().default(false),
   /** The policy decision used. */

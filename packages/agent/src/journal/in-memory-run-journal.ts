@@ -10,6 +10,7 @@ import {
   type JournaledCall,
   type JournaledRun,
   type RunJournal,
+  replacesJournaledResult,
 } from './run-journal';
 import { checkLeaseToken, type JournalWriteOptions, type RunLease } from './run-lease';
 
@@ -65,7 +66,9 @@ export class InMemoryRunJournal implements RunJournal {
       this.#calls.set(runId, calls);
     }
     const key = `${call.call_id}\u0000${call.arguments_hash}`;
-    if (!calls.has(key)) calls.set(key, structuredClone(call));
+    const stored = calls.get(key);
+    if (stored === undefined || replacesJournaledResult(stored.result))
+      calls.set(key, structuredClone(call));
   }
 
   async calls(runId: string): Promise<JournaledCall[]> {

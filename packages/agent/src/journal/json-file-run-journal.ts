@@ -19,6 +19,7 @@ import {
   parseJournaledCall,
   parseJournaledRun,
   type RunJournal,
+  replacesJournaledResult,
 } from './run-journal';
 import { checkLeaseToken, type JournalWriteOptions, type RunLease } from './run-lease';
 
@@ -108,11 +109,13 @@ export class JsonFileRunJournal implements RunJournal {
   ): Promise<void> {
     await this.#update(runId, (file) => {
       checkLeaseToken(runId, this.#view(runId, file.lease), options);
-      const known = file.calls.some(
+      const index = file.calls.findIndex(
         (stored) =>
           stored.call_id === call.call_id && stored.arguments_hash === call.arguments_hash,
       );
-      if (!known) file.calls.push(call);
+      const stored = file.calls[index];
+      if (stored === undefined) file.calls.push(call);
+      else if (replacesJournaledResult(stored.result)) file.calls[index] = call;
     });
   }
 

@@ -10,6 +10,7 @@ import {
   journalArgumentsHash,
   journalFailed,
   type RunJournal,
+  replacesJournaledResult,
 } from './run-journal';
 import type { JournalWriteOptions, RunLeaseError } from './run-lease';
 import type { RunLeaseKeeper } from './run-lease-keeper';
@@ -141,13 +142,16 @@ export class RunJournalRecorder {
 
   /** The result of a call this run finished before (a resumed run), if any. */
   finishedResult(callId: string, argumentsHash: string): ToolResult | undefined {
-    return this.#finished.get(keyOf(callId, argumentsHash));
+    const result = this.#finished.get(keyOf(callId, argumentsHash));
+    // A retryable failure (a lost remote job, a passed deadline) is run again, not replayed.
+    return result === undefined || replacesJournaledResult(result) ? undefined : result;
   }
 
   /** Records a call's result; the write runs in the background until {@link flush}. */
   recordCall(callId: string, argumentsHash: string, result: ToolResult): void {
     const key = keyOf(callId, argumentsHash);
-    if (this.#finished.has(key)) return;
+    const known = this.#finished.get(key);
+    if (known !== undefined && !replacesJournaledResult(known)) return;
     this.#finished.set(key, result);
     const call: JournaledCall = { call_id: callId, arguments_hash: argumentsHash, result };
     const write = this.journal.recordCall(this.runId, call, this.#fence()).then(

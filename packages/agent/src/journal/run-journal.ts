@@ -100,8 +100,10 @@ export interface RunJournal {
    */
   save(run: JournaledRun, options?: JournalWriteOptions): Promise<void>;
   /**
-   * Records one finished call. Recording a key again keeps the first result. With
-   * `leaseToken`, fenced as {@link RunJournal.save}.
+   * Records one finished call. Recording a key again keeps the first result, unless that
+   * one is `retryable` (the call failed in a way a resumed run retries: see
+   * {@link replacesJournaledResult}): then the new result replaces it. With `leaseToken`,
+   * fenced as {@link RunJournal.save}.
    */
   recordCall(runId: string, call: JournaledCall, options?: JournalWriteOptions): Promise<void>;
   /** Every finished call of the run (`[]` when none). */
@@ -175,6 +177,17 @@ export function parseJournaledCall(data: unknown, where: string): JournaledCall 
     `${where} is not a journaled call: ${parsed.error.issues[0]?.message ?? 'unknown problem'}.`,
     parsed.error,
   );
+}
+
+/**
+ * Whether a call's result, recorded again under the same key, replaces the `stored` one.
+ * The first result of a call stays (a resumed run answers the call with it, so an effect is
+ * never applied twice), except a `retryable` failure: a remote job lost with Redis's data,
+ * a deadline passed. A resumed run runs that call again, and its new result replaces it.
+ * Every journal applies this rule (`PostgresRunJournal` in its `ON CONFLICT` clause).
+ */
+export function replacesJournaledResult(stored: JournaledCall['result']): boolean {
+  return stored.retryable === true;
 }
 
 /** The error for a journal that cannot read or write (`run_journal_failed`). */

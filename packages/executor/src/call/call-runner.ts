@@ -12,7 +12,7 @@ import {
   type ToolResult,
 } from '@mtpx/protocol';
 import { type CachedResult, cacheKey } from '../cache/result-cache';
-import { errorMessage, ToolExecutionError } from '../errors';
+import { errorMessage, isRetryableError, ToolExecutionError } from '../errors';
 import { type CallNode, isDone } from '../run/call-node';
 import { timeoutMessage } from '../run/execution-messages';
 import type { AnyTool } from '../tools/toolkit';
@@ -137,9 +137,10 @@ async function pipeline(run: CallHost, node: CallNode): Promise<void> {
     return fail(run, node, 'timeout', timeoutMessage(outcome.timeoutMs), approval);
   if (outcome.kind === 'error') {
     const { error } = outcome;
-    if (ToolExecutionError.isInstance(error))
-      return fail(run, node, error.errorCode, error.message, approval);
-    return fail(run, node, 'tool_error', errorMessage(error), approval);
+    const code = ToolExecutionError.isInstance(error) ? error.errorCode : 'tool_error';
+    const result = errorResult(node, code, errorMessage(error), { approval });
+    if (isRetryableError(error)) result.retryable = true;
+    return run.complete(node, result);
   }
 
   const outOfBounds = outputOutOfBounds(outcome.value, services.limits);
