@@ -6,6 +6,7 @@ import { type RunningProxy, startProxy } from '@mtpx/mpl-proxy';
 import type { BenchConfig } from '../config';
 import { LoadProcess } from '../load/load-client';
 import type { LoadReport } from '../load/load-protocol';
+import { startBareCluster } from '../support/bare-cluster';
 import { startBareServer } from '../support/bare-server';
 import { formatNumber } from '../support/format';
 import type { ResultLine, RowResult } from '../support/results';
@@ -47,7 +48,10 @@ const ceilingTarget = 0.8;
  * - `normal` again on the proxy's own HTTP layer (`httpLayer: 'fast'`), for the choice
  *   between the layers;
  * - `mpl serve` on PostgreSQL, as one process and as two processes appending to the same
- *   plan's chain (the way the proxy runs on more than one core), each its own process.
+ *   plan's chain, each its own process;
+ * - `mpl serve --workers 2` on SQLite (`normal` and `full`): two `node:cluster` workers on one
+ *   port and one database (the way the proxy runs on more than one core), beside its fair
+ *   peer, the bare server in two `node:cluster` workers.
  */
 export async function proxyRow(config: BenchConfig): Promise<RowResult> {
   const { durationSeconds, connections, repetitions } = config.proxy;
@@ -56,6 +60,7 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
   const started: Array<RunningProxy | ServeProcess> = [];
   const loader = await LoadProcess.start();
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
+  let bareTwo: Awaited<ReturnType<typeof startBareCluster>> | undefined;
   try {
     const inProcess = async (options: Parameters<typeof startProxy>[0]) => {
       const proxy = await startProxy({ port: 0, ...options });
@@ -79,6 +84,23 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     started.push(first);
     const second = await startServe(serveArgs);
     started.push(second);
+    // Two node:cluster workers on one SQLite database, each setting its own folder.
+    const workersNormal = await startServe([
+      '--data',
+      join(dataDir, 'workers-normal'),
+      '--workers',
+      '2',
+      '--synchronous',
+      'normal',
+    ]);
+    started.push(workersNormal);
+    const workersFull = await startServe([
+      '--data',
+      join(dataDir, 'workers-full'),
+      '--workers',
+      '2',
+    ]);
+    started.push(workersFull);
 
     const { example } = await loadTaskPlan();
     const planId = String(example.planId);
@@ -98,9 +120,10 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       throw new Error(`proxy row: the TaskPlan was not accepted (${accepted.status}): ${answer}`);
     }
     bare = await startBareServer(answer);
+    bareTwo = await startBareCluster(answer, 2);
     // Each mpl serve process answers once before any timed load: its first call opens its
     // pool to PostgreSQL, which a short warm-up could spend whole on a busy machine.
-    for (const server of [first, second]) {
+    for (const server of [first, second, workersNormal, workersFull]) {
       const response = await fetch(`${server.url}/call`, request);
       if (response.status !== 200)
         throw new Error(
@@ -131,13 +154,18 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       fast: `${fastProxy.url}/call`,
       postgres: `${first.url}/call`,
       postgresTwo: [`${first.url}/call`, `${second.url}/call`],
+      workersNormal: `${workersNormal.url}/call`,
+      workersFull: `${workersFull.url}/call`,
       bare: bare.url,
+      bareTwo: bareTwo.url,
     };
     // Warm every server up (JIT, page caches, pools) before anything is measured.
     const warmUpSeconds = Math.min(1, durationSeconds);
     const warmUps: Record<string, ServerReport> = {};
+    // Two workers take the connections in turn: each gets as long as one process does.
+    const twoProcesses = new Set(['workersNormal', 'workersFull', 'bareTwo']);
     for (const [name, url] of Object.entries(targets))
-      warmUps[name] = await load(url, warmUpSeconds);
+      warmUps[name] = await load(url, (twoProcesses.has(name) ? 2 : 1) * warmUpSeconds);
     const idleSync = idleSyncMs(dataDir, config.mode === 'full' ? 200 : 10);
     const syncsBefore = logSyncs(fullProxy);
     const reports = await interleave(repetitions, [
@@ -147,7 +175,10 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       ['fast', () => load(targets.fast, durationSeconds)],
       ['postgres', () => load(targets.postgres, durationSeconds)],
       ['postgresTwo', () => load(targets.postgresTwo, durationSeconds)],
+      ['workersNormal', () => load(targets.workersNormal, durationSeconds)],
+      ['workersFull', () => load(targets.workersFull, durationSeconds)],
       ['bare', () => load(targets.bare, durationSeconds)],
+      ['bareTwo', () => load(targets.bareTwo, durationSeconds)],
     ] as const);
     const rate = (report: LoadReport) => report.requestsPerSecond;
     const rates = (name: keyof typeof reports) => reports[name].map(rate);
@@ -168,6 +199,11 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       ...reports.postgres,
       ...reports.postgresTwo,
     ]);
+    for (const name of ['workersNormal', 'workersFull'] as const)
+      await checkChain(targets[name].replace(/\/call$/, ''), planId, [
+        warmUps[name] as LoadReport,
+        ...reports[name],
+      ]);
 
     const benchmark = `TaskPlan \`POST /call\`, ${connections} connections, ${formatNumber(durationSeconds)} s each`;
     const toBare = (runs: readonly LoadReport[]) => ({
@@ -201,6 +237,28 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     const normalRatio = pairedRatios(rates('normal'), rates('bare')).median;
     const fastOverNode = pairedRatios(rates('fast'), rates('normal'));
     const scaling = pairedRatios(rates('postgresTwo'), rates('postgres'));
+    /** A `--workers 2` line: its ratios to both bare servers and to its one-process peer. */
+    const workersLine = (
+      synchronous: 'normal' | 'full',
+      runs: ServerReport[],
+      oneProcess: readonly number[],
+    ): ResultLine => {
+      const toBareTwo = pairedRatios(runs.map(rate), rates('bareTwo'));
+      const toOne = pairedRatios(runs.map(rate), oneProcess);
+      const result = line(
+        `\`mpl serve --workers 2\` (SQLite, synchronous=${synchronous}): 2 node:cluster workers on one database`,
+        runs,
+        `${latencyNote(runs)} · ${formatNumber(toBareTwo.median)}× (${formatNumber(toBareTwo.min)} – ${formatNumber(toBareTwo.max)}) bare \`node:http\` in 2 processes · ${formatNumber(toOne.median)}× the one-process proxy (${synchronous}) · every answered call in the verified chain; its own processes`,
+        toBare(runs),
+        false,
+      );
+      result.details = {
+        ...result.details,
+        ratioToBareTwoProcesses: toBareTwo.median,
+        ratioToOneProcess: toOne.median,
+      };
+      return result;
+    };
     const lines = [
       line(
         'MPL proxy (qom-basic, SQLite provenance, synchronous=full: survives a power loss)',
@@ -242,19 +300,29 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
         { to: '1 process', value: scaling },
         false,
       ),
+      workersLine('normal', reports.workersNormal, rates('normal')),
+      workersLine('full', reports.workersFull, rates('full')),
       line('bare `node:http`, fixed JSON', reports.bare, latencyNote(reports.bare), null),
+      line(
+        'bare `node:http`, fixed JSON, 2 processes (node:cluster)',
+        reports.bareTwo,
+        `${latencyNote(reports.bareTwo)} · its own processes`,
+        toBare(reports.bareTwo),
+        false,
+      ),
     ];
     return {
       row: 5,
       title: 'MPL proxy',
       measures:
-        'Requests/s and latency of POST /call (TaskPlan, qom-basic, durable provenance: synced to disk, or committed to the log, in SQLite or PostgreSQL) on node:http, against a bare node:http server, loaded by autocannon from another process; one and two mpl serve processes on PostgreSQL.',
+        'Requests/s and latency of POST /call (TaskPlan, qom-basic, durable provenance: synced to disk, or committed to the log, in SQLite or PostgreSQL) on node:http, against a bare node:http server, loaded by autocannon from another process; one and two mpl serve processes on PostgreSQL; mpl serve --workers 2 on SQLite against a bare node:http server in 2 processes.',
       repetitions,
       lines,
     };
   } finally {
     await loader.stop();
     await bare?.close();
+    await bareTwo?.close();
     for (const server of started.reverse())
       await ('close' in server ? server.close() : server.stop());
     await schema.drop();
