@@ -304,6 +304,20 @@ export class MplEngine {
 
 /** Where a message falls in [0, 1) for `sample_rate`: the first 32 bits of its hash. */
 function samplePointOf(semHash: string): number {
+  const start = semHash.indexOf(':') + 1;
+  if (start === 0 || semHash.length < start + 8) return slowSamplePointOf(semHash);
+  let value = 0;
+  for (let index = start; index < start + 8; index++) {
+    const unit = semHash.charCodeAt(index);
+    const digit =
+      unit >= 0x30 && unit <= 0x39 ? unit - 0x30 : unit >= 0x61 && unit <= 0x66 ? unit - 0x57 : -1;
+    if (digit < 0) return slowSamplePointOf(semHash);
+    value = value * 16 + digit;
+  }
+  return value / 2 ** 32;
+}
+
+function slowSamplePointOf(semHash: string): number {
   const hex = semHash.slice(semHash.indexOf(':') + 1, semHash.indexOf(':') + 9);
   const value = Number.parseInt(hex, 16);
   return Number.isFinite(value) ? value / 2 ** 32 : 0;

@@ -208,16 +208,29 @@ export function linkEntry(
   return entry;
 }
 
+let lastSecond = Number.NaN;
+let secondPrefix = '';
 let lastMillis = Number.NaN;
 let lastIso = '';
+const millisText = Array.from({ length: 1000 }, (_, millis) => `${millis}`.padStart(3, '0'));
 
-/** `new Date().toISOString()`, written once per millisecond. */
+/**
+ * `new Date().toISOString()`: the date and time up to the second written once per second,
+ * the milliseconds from a table (no `Date` per call).
+ */
 function isoNow(): string {
   const millis = Date.now();
-  if (millis !== lastMillis) {
-    lastMillis = millis;
-    lastIso = new Date(millis).toISOString();
+  if (millis === lastMillis) return lastIso;
+  const fraction = millis % 1000;
+  const second = millis - fraction;
+  if (second !== lastSecond || fraction < 0) {
+    const iso = new Date(millis).toISOString();
+    if (fraction < 0) return iso;
+    lastSecond = second;
+    secondPrefix = iso.slice(0, -4);
   }
+  lastMillis = millis;
+  lastIso = `${secondPrefix}${millisText[fraction]}Z`;
   return lastIso;
 }
 
