@@ -97,6 +97,8 @@ async function serve(argv: string[]): Promise<number> {
   const location = postgresLocation(values.provenance);
   const workers = workerCount(values.workers);
   const worker = isClusterWorker();
+  // A worker's hub first: it must hear the primary from the start.
+  const messageHub = worker ? clusterMessageHub() : undefined;
   // Several workers: this process forks them (each runs this command line) and watches them.
   if (workers > 1 && !worker)
     return runClusterPrimary({
@@ -123,7 +125,7 @@ async function serve(argv: string[]): Promise<number> {
     ...(synchronous ? { synchronous } : {}),
     ...hardeningOptions(values),
     ...(values.policy ? { policy: await MplPolicy.load(values.policy as string) } : {}),
-    ...(worker ? { messageHub: clusterMessageHub() } : {}),
+    ...(messageHub ? { messageHub } : {}),
   });
   const description = `mode ${mode}, ${proxy.engine.registry.size} STypes, provenance in ${location ? describePostgresUrl(location) : dataDir}${token ? ', token required' : ''}${values.upstream ? `, upstream ${values.upstream}` : ''}`;
   if (worker) announceListening(proxy.url, description);

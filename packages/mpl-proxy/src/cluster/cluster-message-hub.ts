@@ -36,6 +36,8 @@ export class ClusterMessageHub extends MessageHub {
     primary.on('message', (message) => {
       if (isMplMessage<PrimaryToWorker>(message)) this.#receive(message);
     });
+    // Hello: the primary answers with the other workers' subscribers, now that we listen.
+    this.#send({ type: 'mpl-hub-subscribers', count: 0 });
   }
 
   override get size(): number {

@@ -8,8 +8,9 @@ export type WorkerToPrimary =
   /** The worker's proxy listens; `description` is its startup line's parenthesis. */
   | { type: 'mpl-listening'; url: string; description: string }
   /**
-   * The worker's `GET /messages` subscribers changed to `count`. With `sync`, the primary
-   * answers `mpl-hub-ready` once every other worker knows it must relay.
+   * The worker's `GET /messages` subscribers changed to `count` (the first one is its hub's
+   * hello). With `sync`, the primary answers `mpl-hub-ready` once every other worker knows
+   * it must relay.
    */
   | { type: 'mpl-hub-subscribers'; count: number; sync?: number }
   /** An accepted message, for the subscribers of the other workers. */

@@ -74,6 +74,32 @@ function stderrLine(serve: ServeProcess, pattern: RegExp): Promise<string> {
   });
 }
 
+/** A `GET /messages` stream, read once its `ready` event has come. */
+async function subscribe(url: string) {
+  const stream = await fetch(`${url}/messages`);
+  const reader = (stream.body as ReadableStream<Uint8Array>)
+    .pipeThrough(new TextDecoderStream())
+    .getReader();
+  let events = '';
+  const until = async (done: () => boolean) => {
+    while (!done()) {
+      const { value, done: ended } = await reader.read();
+      if (ended) throw new Error(`the stream ended: ${events}`);
+      events += value;
+    }
+  };
+  await until(() => events.includes('event: ready'));
+  const seqs = () => [...events.matchAll(/"seq":(\d+)/g)].map((match) => Number(match[1]));
+  return {
+    /** Resolves with the `seq`s of the messages seen, once there are `count`. */
+    async seqs(count: number) {
+      await until(() => seqs().length >= count);
+      return seqs().sort((a, b) => a - b);
+    },
+    cancel: () => reader.cancel(),
+  };
+}
+
 async function stop(serve: ServeProcess) {
   serve.child.kill('SIGTERM');
   expect(await serve.exited).toMatchObject({ code: 0 });
@@ -101,19 +127,7 @@ describe('mpl serve --workers 2', () => {
       const planId = randomUUID();
       // The subscriber's stream is answered by one worker; its `ready` comes once every
       // worker relays.
-      const stream = await fetch(`${serve.url}/messages`);
-      const reader = (stream.body as ReadableStream<Uint8Array>)
-        .pipeThrough(new TextDecoderStream())
-        .getReader();
-      let events = '';
-      const until = async (done: () => boolean) => {
-        while (!done()) {
-          const { value, done: ended } = await reader.read();
-          if (ended) throw new Error(`the stream ended: ${events}`);
-          events += value;
-        }
-      };
-      await until(() => events.includes('event: ready'));
+      const subscriber = await subscribe(serve.url);
 
       const calls = 8;
       const answers = await Promise.all(
@@ -126,12 +140,10 @@ describe('mpl serve --workers 2', () => {
       expect((first ?? 0) + (second ?? 0)).toBe(calls);
 
       // The subscriber sees all eight, whichever worker answered them.
-      const seqs = () => [...events.matchAll(/"seq":(\d+)/g)].map((match) => Number(match[1]));
-      await until(() => seqs().length >= calls);
-      expect(seqs().sort((a, b) => a - b)).toEqual(
+      expect(await subscriber.seqs(calls)).toEqual(
         Array.from({ length: calls }, (_unused, index) => index + 1),
       );
-      await reader.cancel();
+      await subscriber.cancel();
 
       expect(await verifiedChain(serve.url, planId)).toMatchObject({
         valid: true,
@@ -143,7 +155,7 @@ describe('mpl serve --workers 2', () => {
     }
   }, 60_000);
 
-  it('restarts a worker killed with kill -9, and keeps answering', async () => {
+  it('restarts a worker killed with kill -9, and keeps answering and relaying /messages', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'mpl-cluster-'));
     const serve = await startServe(['--data', dataDir, '--workers', '2']);
     try {
@@ -155,14 +167,18 @@ describe('mpl serve --workers 2', () => {
       const exited = stderrLine(serve, /worker \d+ exited \(signal SIGKILL\); starting another/);
       process.kill(victim as number, 'SIGKILL');
       await exited;
-      // The other worker answers while the new one starts.
+      // The other worker answers while the new one starts, and takes a subscriber, which
+      // then sees the calls the new worker answers too.
       expect((await call(serve.url, planId, 'Meanwhile')).status).toBe(200);
+      const subscriber = await subscribe(serve.url);
       await restarted;
       const pids = workerPids(serve);
       expect(pids).toHaveLength(2);
       expect(pids).not.toContain(victim);
       for (let index = 0; index < 4; index++)
         expect((await call(serve.url, planId, `After ${index}`)).status).toBe(200);
+      expect(await subscriber.seqs(4)).toEqual([6, 7, 8, 9]);
+      await subscriber.cancel();
       expect(await verifiedChain(serve.url, planId)).toMatchObject({ valid: true, length: 9 });
     } finally {
       await stop(serve);

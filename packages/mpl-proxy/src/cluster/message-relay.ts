@@ -8,15 +8,18 @@ import type { PrimaryToWorker, WorkerToPrimary } from './cluster-messages';
  * @internal
  */
 export class MessageRelay {
-  readonly #workers = new Map<number, { worker: Worker; subscribers: number }>();
+  /**
+   * The workers, and whether their hub has said hello (its first `mpl-hub-subscribers`): only
+   * then can it hear the primary, so only then is it told and waited for.
+   */
+  readonly #workers = new Map<number, { worker: Worker; subscribers: number; joined: boolean }>();
   /** Subscriptions (by the primary's own sync number) waiting for workers to say they relay. */
   readonly #syncs = new Map<number, { requester: Worker; sync: number; pending: Set<number> }>();
   #nextSync = 0;
 
-  /** A new worker: tells it how many subscribers the others have. */
+  /** A new worker: it is told how many subscribers the others have once its hub says hello. */
   add(worker: Worker): void {
-    this.#workers.set(worker.id, { worker, subscribers: 0 });
-    this.#sendTo(worker, { type: 'mpl-hub-remote', count: this.#total() });
+    this.#workers.set(worker.id, { worker, subscribers: 0, joined: false });
   }
 
   /** A worker that exited: its subscribers are gone, and nothing waits for it. */
@@ -36,20 +39,22 @@ export class MessageRelay {
         const known = this.#workers.get(worker.id);
         if (!known) return;
         known.subscribers = message.count;
+        known.joined = true;
         if (message.sync === undefined) {
-          this.#broadcastCounts(worker.id);
+          this.#broadcastCounts();
           return;
         }
+        // A subscription waits until every other worker has heard that it must relay.
         const key = ++this.#nextSync;
         const pending = new Set<number>();
         for (const [id, other] of this.#workers) {
-          if (id === worker.id) continue;
-          pending.add(id);
-          this.#sendTo(other.worker, {
-            type: 'mpl-hub-remote',
-            count: this.#total(id),
-            sync: key,
-          });
+          if (!other.joined) continue;
+          const count = this.#total(id);
+          if (id === worker.id) this.#sendTo(other.worker, { type: 'mpl-hub-remote', count });
+          else {
+            pending.add(id);
+            this.#sendTo(other.worker, { type: 'mpl-hub-remote', count, sync: key });
+          }
         }
         this.#syncs.set(key, { requester: worker, sync: message.sync, pending });
         this.#settle(key);
@@ -74,10 +79,10 @@ export class MessageRelay {
     this.#sendTo(waiting.requester, { type: 'mpl-hub-ready', sync: waiting.sync });
   }
 
-  /** Tells the workers (but `except`) how many subscribers the others have. */
-  #broadcastCounts(except?: number): void {
+  /** Tells every worker that said hello how many subscribers the others have. */
+  #broadcastCounts(): void {
     for (const [id, other] of this.#workers)
-      if (id !== except)
+      if (other.joined)
         this.#sendTo(other.worker, { type: 'mpl-hub-remote', count: this.#total(id) });
   }
 
