@@ -95,6 +95,9 @@ async function serve(argv: string[]): Promise<number> {
   const mode = oneOf(values.mode, ['strict', 'transparent'] as const, '--mode') ?? 'strict';
   const hashAlgorithm = oneOf(values.hash, ['sha256', 'b3'] as const, '--hash');
   const location = postgresLocation(values.provenance);
+  const port = integer(values.port, '--port') ?? DEFAULT_PORT;
+  const maxBodyBytes = integer(values['max-body'], '--max-body') ?? DEFAULT_MAX_BODY_BYTES;
+  const hardening = hardeningOptions(values);
   const workers = workerCount(values.workers);
   const worker = isClusterWorker();
   // A worker's hub first: it must hear the primary from the start.
@@ -111,19 +114,19 @@ async function serve(argv: string[]): Promise<number> {
     ? await openPostgresProvenanceStore(location, hashAlgorithm ? { algorithm: hashAlgorithm } : {})
     : undefined;
   const proxy = await startProxy({
-    port: integer(values.port, '--port') ?? DEFAULT_PORT,
+    port,
     host: (values.host as string | undefined) ?? '127.0.0.1',
     dataDir,
     stypes: strings(values.stypes),
     mode,
-    maxBodyBytes: integer(values['max-body'], '--max-body') ?? DEFAULT_MAX_BODY_BYTES,
+    maxBodyBytes,
     ...(values.upstream ? { upstream: values.upstream as string } : {}),
     ...(token ? { token } : {}),
     ...(hashAlgorithm ? { hashAlgorithm } : {}),
     ...(values.profile ? { defaultProfile: values.profile as string } : {}),
     ...(store ? { store } : {}),
     ...(synchronous ? { synchronous } : {}),
-    ...hardeningOptions(values),
+    ...hardening,
     ...(values.policy ? { policy: await MplPolicy.load(values.policy as string) } : {}),
     ...(messageHub ? { messageHub } : {}),
   });
