@@ -46,7 +46,9 @@ export const fullConfig: BenchConfig = {
     workerCounts: [1, 4, 10],
     concurrency: 16,
     chainLength: 200,
-    repetitions: 5,
+    // Nine rounds: at 10 worker processes on 2 cores a round's MTPX ÷ bare swings ±30 %,
+    // and five left the median at the mercy of one round (the fast part takes ~45 s).
+    repetitions: 9,
     slowLatencyMs: [50, 500],
     slowRepetitions: 3,
   },

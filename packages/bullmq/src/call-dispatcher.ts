@@ -1,13 +1,9 @@
 import type { ToolProgress } from '@mtpx/executor';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
-import {
-  closedError,
-  deadlineExceeded,
-  jobLost,
-  redisUnavailable,
-  toProgress,
-} from './dispatch-outcomes';
+import { AddBatch } from './add-batch';
+import { CallWaiter, type Waiter } from './call-waiter';
+import { closedError, jobLost, redisUnavailable, toProgress } from './dispatch-outcomes';
 import { RemoteToolError } from './errors';
 import { cancelJob, jobPresence } from './job-presence';
 import { bullConnection, closeOrDrop, ownClient, type ResolvedLocation } from './queue-names';
@@ -32,12 +28,6 @@ export interface DispatcherSettings {
   keepSeconds: number;
   /** How often the jobs waited for are looked for in Redis (a lost one fails its call). */
   lostCheckMs: number;
-}
-
-interface Waiter {
-  resolve(result: CallJobResult): void;
-  reject(error: unknown): void;
-  progress(progress: ToolProgress): void;
 }
 
 /** How long `close` waits for Redis before it drops the connections. */
@@ -74,6 +64,8 @@ export class CallDispatcher {
   readonly #location: ResolvedLocation;
   readonly #settings: DispatcherSettings;
   readonly #pending = new Map<string, PendingJob>();
+  /** How long finished jobs stay (one object for every job's options). */
+  readonly #keep: { age: number };
   #started: Promise<Connected> | undefined;
   #connected: Connected | undefined;
   /** What `#connect` has made so far (closed without waiting if the dispatcher closes first). */
@@ -86,6 +78,7 @@ export class CallDispatcher {
   constructor(location: ResolvedLocation, settings: DispatcherSettings) {
     this.#location = location;
     this.#settings = settings;
+    this.#keep = { age: settings.keepSeconds };
   }
 
   /** Connects (once); every dispatch awaits it. */
@@ -101,33 +94,7 @@ export class CallDispatcher {
     const { signal } = options;
     if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise<CallJobResult>((resolve, reject) => {
-      const done = () => {
-        clearTimeout(deadline);
-        signal.removeEventListener('abort', onAbort);
-      };
-      const onAbort = () => {
-        done();
-        this.#leave(jobId, waiter);
-        reject(signal.reason);
-      };
-      const waiter: Waiter = {
-        resolve: (result) => {
-          done();
-          resolve(result);
-        },
-        reject: (error) => {
-          done();
-          reject(error);
-        },
-        progress: options.onProgress,
-      };
-      const deadline = setTimeout(() => {
-        done();
-        waiter.progress(stateProgress('deadline-exceeded', jobId));
-        this.#leave(jobId, waiter);
-        reject(deadlineExceeded(options.deadlineMs));
-      }, options.deadlineMs);
-      signal.addEventListener('abort', onAbort, { once: true });
+      const waiter = new CallWaiter(this, jobId, options, resolve, reject);
       let pending = this.#pending.get(jobId);
       if (pending !== undefined) {
         pending.waiters.add(waiter); // the same call dispatched twice here: one job, one answer
@@ -161,30 +128,44 @@ export class CallDispatcher {
     pending.epoch += 1;
     pending.enqueued = false;
     pending.finishedSeen = 0;
-    const epoch = pending.epoch;
-    const keep = { age: this.#settings.keepSeconds };
-    queue
-      .add(pending.data.tool, pending.data, {
-        jobId,
-        attempts: pending.attempts,
-        // Only a job that may be retried needs its backoff (a smaller job is cheaper to move).
-        ...(pending.attempts > 1 ? { backoff: { type: 'mtpx' } } : {}),
-        removeOnComplete: keep,
-        removeOnFail: keep,
-      })
-      .then(
-        () => {
-          if (pending.epoch === epoch) pending.enqueued = true;
-        },
-        (error: unknown) => {
-          const failure = redisUnavailable(error);
-          this.#settle(jobId, (each) => each.reject(failure));
-        },
-      );
+    const keep = this.#keep;
+    this.#adds.add(queue, {
+      jobId,
+      epoch: pending.epoch,
+      data: pending.data,
+      // Only a job that may be retried needs its backoff (a smaller job is cheaper to move).
+      opts:
+        pending.attempts > 1
+          ? {
+              jobId,
+              attempts: pending.attempts,
+              backoff: { type: 'mtpx' },
+              removeOnComplete: keep,
+              removeOnFail: keep,
+            }
+          : { jobId, attempts: 1, removeOnComplete: keep, removeOnFail: keep },
+    });
   }
 
-  /** A waiter gives up (aborted, or its deadline passed): the job is cancelled once nobody waits. */
-  #leave(jobId: string, waiter: Waiter): void {
+  /** The jobs of this tick's enqueues, added together (see {@link AddBatch}). */
+  readonly #adds = new AddBatch({
+    wants: (job) => this.#pending.get(job.jobId)?.epoch === job.epoch,
+    added: (job) => {
+      const pending = this.#pending.get(job.jobId);
+      if (pending?.epoch === job.epoch) pending.enqueued = true;
+    },
+    failed: (job, error) => {
+      if (this.#pending.get(job.jobId)?.epoch !== job.epoch) return;
+      const failure = redisUnavailable(error);
+      this.#settle(job.jobId, (each) => each.reject(failure));
+    },
+  });
+
+  /**
+   * A waiter gives up (aborted, or its deadline passed): the job is cancelled once nobody
+   * waits (internal).
+   */
+  leave(jobId: string, waiter: Waiter): void {
     const pending = this.#pending.get(jobId);
     if (pending === undefined || !pending.waiters.delete(waiter)) return;
     if (pending.waiters.size > 0) return;
@@ -359,7 +340,8 @@ export class CallDispatcher {
   }
 
   #answer(jobId: string, value: unknown): void {
-    if (!this.#pending.has(jobId)) return;
+    const pending = this.#pending.get(jobId);
+    if (pending === undefined) return;
     let result: CallJobResult;
     try {
       result = parseJobResult(value);
@@ -367,7 +349,8 @@ export class CallDispatcher {
       this.#settle(jobId, (waiter) => waiter.reject(error));
       return;
     }
-    this.#settle(jobId, (waiter) => waiter.resolve(result));
+    this.#pending.delete(jobId);
+    for (const waiter of pending.waiters) waiter.resolve(result);
   }
 
   #fail(jobId: string, reason: string | undefined): void {

@@ -9,7 +9,7 @@ import { type JsonObject, type ToolSpec, toolOutput } from '@mtpx/protocol';
 import { CallDispatcher } from './call-dispatcher';
 import { RemoteToolError } from './errors';
 import { invalid, type QueueLocation, resolveLocation } from './queue-names';
-import { jobIdOf } from './wire';
+import { type CallJobResult, jobIdOf } from './wire';
 
 /** A tool the orchestrator knows only by its spec (the implementation lives on the workers). */
 export type RemoteToolSpec = ToolSpec & {
@@ -148,8 +148,9 @@ function remoteTool(
     ...(spec.cost_hint === undefined ? {} : { cost_hint: spec.cost_hint }),
     ...(spec.side_effects === undefined ? {} : { side_effects: spec.side_effects }),
     ...(spec.cache_ttl_seconds === undefined ? {} : { cache_ttl_seconds: spec.cache_ttl_seconds }),
-    execute: async (args, context) => {
-      const result = await dispatcher
+    // No `async`: the dispatch's promise, mapped once (a remote hop is on every call's path).
+    execute: (args, context) =>
+      dispatcher
         .dispatch(
           jobIdOf(context.runId, context.call.id),
           {
@@ -165,13 +166,16 @@ function remoteTool(
             deadlineMs,
           },
         )
-        .catch(asToolError);
-      if (!result.ok) throw new ToolExecutionError({ code: result.code, message: result.message });
-      if (result.media === undefined) return result.content;
-      return toolOutput({ content: result.content as never, ...result.media });
-    },
+        .then(outputOf, asToolError),
   });
   return tool as AnyTool;
+}
+
+/** A worker's answer as the tool's output (or its failure as the tool's error). */
+function outputOf(result: CallJobResult): unknown {
+  if (!result.ok) throw new ToolExecutionError({ code: result.code, message: result.message });
+  if (result.media === undefined) return result.content;
+  return toolOutput({ content: result.content as never, ...result.media });
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import * as crypto from 'node:crypto';
 import { isJsonObject, type JsonObject, MediaListsSchema } from '@mtpx/protocol';
 import { z } from 'zod';
 import { RemoteToolError } from './errors';
@@ -96,10 +96,14 @@ export function parseJobResult(value: unknown): CallJobResult {
  * @internal
  */
 export function jobIdOf(runId: string | undefined, callId: string): string {
-  if (runId === undefined) return `call-${randomUUID()}`;
+  if (runId === undefined) return `call-${crypto.randomUUID()}`;
   // Two strings: JSON.stringify writes exactly their canonical JSON, at a fraction of the cost.
-  const digest = createHash('sha256')
-    .update(JSON.stringify([runId, callId]))
-    .digest('hex');
-  return `call-${digest.slice(0, 40)}`;
+  return `call-${sha256Hex(JSON.stringify([runId, callId])).slice(0, 40)}`;
 }
+
+/** Node's one-shot `crypto.hash` (20.12+, no Hash object per call), else `createHash`. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string) => string }).hash;
+const sha256Hex: (text: string) => string =
+  typeof oneShot === 'function'
+    ? (text) => oneShot('sha256', text)
+    : (text) => crypto.createHash('sha256').update(text).digest('hex');

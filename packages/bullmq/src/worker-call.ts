@@ -67,32 +67,49 @@ export async function runAttempt(
     reportProgress: options.reportProgress,
   };
   const limit = timeLimitOf(tool);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  try {
-    const settled = Promise.resolve()
-      .then(() => tool.execute(check.value as never, context))
-      .then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error }),
-      );
-    const stopped = new Promise<{ stopped: StopReason }>((resolve) => {
-      stop.onStop((reason) => resolve({ stopped: reason }));
-      if (limit !== undefined) timer = setTimeout(() => stop.stop('timeout'), limit);
-    });
-    const outcome = await Promise.race([settled, stopped]);
-    if ('stopped' in outcome) {
-      if (outcome.stopped === 'timeout') {
-        const message = `The call did not finish within its time limit of ${limit} ms and was abandoned.`;
-        return { result: { ok: false, code: 'timeout', message }, retryable: false };
-      }
-      const message = 'The run cancelled this call while it ran on a worker.';
-      return { result: { ok: false, code: 'cancelled', message }, retryable: false };
+  // One promise for the attempt: the tool's outcome or its stop, whichever comes first.
+  return new Promise<AttemptOutcome>((resolve) => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let settled = false;
+    const finish = (outcome: AttemptOutcome) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(outcome);
+    };
+    stop.onStop((reason) => finish(stoppedOutcome(reason, limit)));
+    if (limit !== undefined) timer = setTimeout(() => stop.stop('timeout'), limit);
+    let value: unknown;
+    try {
+      value = tool.execute(check.value as never, context);
+    } catch (error) {
+      finish(failure(error));
+      return;
     }
-    if ('error' in outcome) return failure(outcome.error);
-    return { result: success(outcome.value), retryable: false };
-  } finally {
-    clearTimeout(timer);
+    if (isThenable(value)) {
+      Promise.resolve(value).then(
+        (resolved) => finish({ result: success(resolved), retryable: false }),
+        (error: unknown) => finish(failure(error)),
+      );
+    } else finish({ result: success(value), retryable: false });
+  });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return (
+    (typeof value === 'object' || typeof value === 'function') &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
+}
+
+function stoppedOutcome(reason: StopReason, limit: number | undefined): AttemptOutcome {
+  if (reason === 'timeout') {
+    const message = `The call did not finish within its time limit of ${limit} ms and was abandoned.`;
+    return { result: { ok: false, code: 'timeout', message }, retryable: false };
   }
+  const message = 'The run cancelled this call while it ran on a worker.';
+  return { result: { ok: false, code: 'cancelled', message }, retryable: false };
 }
 
 function success(value: unknown): CallJobResult {

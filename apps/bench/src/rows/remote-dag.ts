@@ -114,31 +114,61 @@ export async function remoteDagRow(config: BenchConfig): Promise<RowResult> {
     await runBare(hopBare, chain);
 
     type Variant = readonly [string, (round: number) => Promise<number>];
+    // MTPX and its bare peer on the same workers run back to back, in turn first (ABBA by
+    // round), so what ran just before — or the machine's drift — favours neither side of
+    // their paired ratio.
+    const pairs: Record<string, number[]> = {};
+    const pair = (
+      name: string,
+      mtpx: (round: number) => Promise<number>,
+      bare: (round: number) => Promise<number>,
+    ): Variant => {
+      pairs[`mtpx${name}`] = [];
+      pairs[`bare${name}`] = [];
+      return [
+        `pair${name}`,
+        async (round) => {
+          const order = round % 2 === 0 ? (['mtpx', 'bare'] as const) : (['bare', 'mtpx'] as const);
+          for (const side of order) {
+            const ms = await (side === 'mtpx' ? mtpx : bare)(round);
+            (pairs[`${side}${name}`] as number[])[round] = ms;
+          }
+          return 0;
+        },
+      ];
+    };
     const dagVariants = (dagPlans: ExecutionPlan[], dagNodes: DagNode[][]): Variant[] => [
       ['in-process', (round) => runOnce(local, dagPlans[round] as ExecutionPlan, 'in-process')],
-      ...workerCounts.flatMap((count): Variant[] => [
-        [
-          `mtpx-${count}`,
-          (round) =>
-            runOnce(
-              remoteExecutors.get(count) as Executor,
-              dagPlans[round] as ExecutionPlan,
-              `remote-${count}`,
-            ),
-        ],
-        [
-          `bare-${count}`,
-          (round) => runBare(bares.get(count) as BareOrchestrator, dagNodes[round] as DagNode[]),
-        ],
-      ]),
+      ...workerCounts.map(
+        (count): Variant =>
+          pair(
+            `-${count}`,
+            (round) =>
+              runOnce(
+                remoteExecutors.get(count) as Executor,
+                dagPlans[round] as ExecutionPlan,
+                `remote-${count}`,
+              ),
+            (round) => runBare(bares.get(count) as BareOrchestrator, dagNodes[round] as DagNode[]),
+          ),
+      ),
     ];
-    const fast = await interleave(repetitions, [
-      ...dagVariants(plans, dags),
-      ['chain-in-process', () => runOnce(local, chainPlan, 'chain in-process')],
-      ['chain-mtpx', () => runOnce(hopExecutor, chainPlan, 'chain remote')],
-      ['chain-bare', () => runBare(hopBare, chain)],
-    ]);
-    const slow = await interleave(slowRepetitions, dagVariants(slowPlans, slowDags));
+    const fast = {
+      ...(await interleave(repetitions, [
+        ...dagVariants(plans, dags),
+        ['chain-in-process', () => runOnce(local, chainPlan, 'chain in-process')],
+        pair(
+          '-chain',
+          () => runOnce(hopExecutor, chainPlan, 'chain remote'),
+          () => runBare(hopBare, chain),
+        ),
+      ])),
+      ...pairs,
+    };
+    const slow = {
+      ...(await interleave(slowRepetitions, dagVariants(slowPlans, slowDags))),
+      ...pairs,
+    };
     // One more chain, untimed, to see where a hop's time goes.
     const clock = hopClock();
     const breakdownRun = `bench-breakdown-${runCounter}`;
@@ -172,8 +202,8 @@ export async function remoteDagRow(config: BenchConfig): Promise<RowResult> {
         ...chainLines(
           {
             inProcess: fast['chain-in-process'] as number[],
-            bare: fast['chain-bare'] as number[],
-            mtpx: fast['chain-mtpx'] as number[],
+            bare: fast['bare-chain'] as number[],
+            mtpx: fast['mtpx-chain'] as number[],
           },
           chainLength,
           fewest,
