@@ -30,6 +30,9 @@ export function findWaitingCycles(
   waiting: readonly CallNode[],
   byId: ReadonlyMap<string, CallNode>,
 ): Array<{ members: CallNode[]; loop: string[] }> {
+  // Most ends (every plan whose calls need only earlier ones) have no loop: say so in one
+  // pass, without building the search's maps.
+  if (!waitsForward(waiting, byId)) return [];
   const needs = (node: CallNode): CallNode[] => {
     const found: CallNode[] = [];
     for (const target of node.targets) {
@@ -88,6 +91,23 @@ export function findWaitingCycles(
     }
   }
   return cycles;
+}
+
+/**
+ * Whether a waiting call needs a later waiting call (by index). Following "needs" around a
+ * loop of two or more calls, the index cannot fall at every step: without such a call
+ * there is no loop.
+ */
+function waitsForward(waiting: readonly CallNode[], byId: ReadonlyMap<string, CallNode>): boolean {
+  for (const node of waiting) {
+    for (const target of node.targets) {
+      const other = byId.get(target);
+      if (other !== undefined && other.state === CallState.Waiting && other.index > node.index) {
+        return true;
+      }
+    }
+  }
+  return false;
 }
 
 /** A shortest loop from the component's earliest call back to itself, following "needs". */
