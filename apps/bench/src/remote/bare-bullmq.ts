@@ -5,6 +5,9 @@ import { redisConnection } from './redis-keys';
 /** The queue of row 7's bare BullMQ peer for a worker count (served by the same processes). */
 export const bareQueueOf = (workers: number) => `bare-${workers}`;
 
+/** How long the peer waits for one job's answer before the run fails. */
+const answerWaitMs = 60_000;
+
 /**
  * Row 7's peer: a small orchestrator written directly on BullMQ, the way its docs show —
  * `queue.add(name, data)` for each call the moment the calls it needs have answered, and
@@ -45,7 +48,8 @@ export class BareOrchestrator {
         const node = nodes[index] as DagNode;
         const inputs = node.dependencies.map((dependency) => answers[dependency]);
         const job = await this.#queue.add('dag.sleep', { step: index, ms: node.latencyMs, inputs });
-        answers[index] = await job.waitUntilFinished(this.#events);
+        // Bounded, as MTPX's calls are (its deadline): a missed answer fails the run, not hangs it.
+        answers[index] = await job.waitUntilFinished(this.#events, answerWaitMs);
         left -= 1;
         if (left === 0) resolve(answers);
         for (const next of dependents[index] as number[]) {
