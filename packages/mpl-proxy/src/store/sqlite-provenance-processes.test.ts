@@ -15,8 +15,9 @@ const distIndex = pathToFileURL(join(import.meta.dirname, '../../dist/index.js')
 const appendsPerProcess = 300;
 
 // One writer process: opens the store, says `ready`, waits for `go` on stdin, then appends
-// to ONE plan in bursts of 1–8 concurrent appends (so both processes' transactions
-// interleave), and prints every acknowledged entry as a JSON line.
+// to ONE plan in bursts of 1–8 concurrent appends, says `half` half-way and waits for a
+// second `go` (so both processes' appends surely interleave in the chain, however the
+// machine schedules them), and prints every acknowledged entry as a JSON line.
 const writerSource = `
 import { semanticHash } from '@mtpx/mpl';
 const { SqliteProvenanceStore } = await import(process.env.MPL_DIST);
@@ -26,8 +27,13 @@ process.stdout.write('ready\\n');
 await new Promise((resolve) => process.stdin.once('data', resolve));
 let sent = 0;
 const acknowledged = [];
+const half = Math.floor(Number(count) / 2);
 while (sent < Number(count)) {
-  const burst = Math.min(1 + (sent % 8), Number(count) - sent);
+  if (sent === half) {
+    process.stdout.write('half\\n');
+    await new Promise((resolve) => process.stdin.once('data', resolve));
+  }
+  const burst = Math.min(1 + (sent % 8), Number(count) - sent, sent < half ? half - sent : Infinity);
   const appends = [];
   for (let i = 0; i < burst; i++, sent++) {
     const payload = { reasoningId: name + '-' + sent, planId, thought: name + ' ' + sent, conclusion: 'go' };
@@ -64,18 +70,21 @@ function startWriter(args: string[]) {
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
     errors += chunk;
   });
-  const ready = new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (output.startsWith('ready\n')) resolve();
-    };
-    child.stdout.on('data', check);
-    child.once('exit', () => reject(new Error(`writer exited before ready: ${errors}`)));
-  });
+  const said = (line: string) =>
+    new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (output.split('\n').includes(line)) resolve();
+      };
+      child.stdout.on('data', check);
+      child.once('exit', () => reject(new Error(`writer exited before "${line}": ${errors}`)));
+    });
+  const ready = said('ready');
+  const halfWay = said('half');
   const done = once(child, 'exit').then(([code]) => {
     if (code !== 0) throw new Error(`writer exited ${code}: ${errors}`);
-    return JSON.parse(output.slice('ready\n'.length)) as Acknowledged[];
+    return JSON.parse(output.slice('ready\nhalf\n'.length)) as Acknowledged[];
   });
-  return { child, ready, done };
+  return { child, ready, halfWay, done };
 }
 
 describe('SqliteProvenanceStore in several processes', () => {
@@ -90,6 +99,9 @@ describe('SqliteProvenanceStore in several processes', () => {
         startWriter([dataDir, synchronous, planId, name, String(appendsPerProcess)]),
       );
       await Promise.all(writers.map((writer) => writer.ready));
+      for (const writer of writers) writer.child.stdin.write('go\n');
+      // Both first halves are acknowledged before either second half starts.
+      await Promise.all(writers.map((writer) => writer.halfWay));
       for (const writer of writers) writer.child.stdin.end('go\n');
       const acknowledged = (await Promise.all(writers.map((writer) => writer.done))).flat();
       expect(acknowledged).toHaveLength(2 * appendsPerProcess);
@@ -105,7 +117,8 @@ describe('SqliteProvenanceStore in several processes', () => {
         expect(new Set(acknowledged.map((entry) => entry.seq)).size).toBe(acknowledged.length);
         for (const entry of acknowledged)
           expect(chain[entry.seq - 1], `seq ${entry.seq}`).toMatchObject(entry);
-        // Both processes' appends are interleaved in the chain, not one after the other.
+        // Both processes' appends are interleaved in the chain, not one after the other (the
+        // half-way barrier makes sure of at least two switches between writers).
         const writersInOrder = chain.map(
           (entry) => String((entry.payload as { reasoningId: string }).reasoningId).split('-')[0],
         );
