@@ -4,8 +4,8 @@ import { canonicalize } from './canonical-json';
 import { canonicalNumber } from './canonical-number';
 import { semanticHash, verifyHash } from './semantic-hash';
 
-// The canonical writer as it was before the key-order cache, the char-code scan and the
-// hash memo (kept verbatim in behaviour): the new one must write the same bytes for every
+// The canonical writer as it was before the key-order cache and the char-code scan (kept
+// verbatim in behaviour): the new one must write the same bytes for every
 // value, and refuse the same values with the same error.
 const reference = (() => {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for.
@@ -159,7 +159,7 @@ describe('canonicalize: the same bytes as the reference writer', () => {
     );
   });
 
-  it('hashes and verifies as before, whatever was hashed last (the hash memo)', () => {
+  it('hashes and verifies the same, whatever was hashed before', () => {
     fc.assert(
       fc.property(json, json, (first, second) => {
         semanticHash(first);

@@ -43,39 +43,8 @@ export function hashCanonical(canonical: string, algorithm: HashAlgorithm = 'sha
  * ```
  */
 export function semanticHash(value: unknown, options?: { algorithm?: HashAlgorithm }): string {
-  return payloadHash(value, options?.algorithm === 'b3' ? 'b3' : 'sha256');
-}
-
-// The last payload text hashed, per algorithm. A proxy hashes each payload twice (its
-// `sem_hash`, then the check of the hash its envelope declares): the second time the text
-// is compared, not hashed again. Equal text always has an equal hash, so nothing is assumed
-// about the value itself; long texts are not kept.
-const maxRememberedText = 64 * 1024;
-let lastSha256Text = '';
-let lastSha256Hash = '';
-let lastB3Text = '';
-let lastB3Hash = '';
-
-/** `semanticHash` with the algorithm given: one pass writes the canonical text, one call hashes it. */
-function payloadHash(value: unknown, algorithm: HashAlgorithm): string {
-  const canonical = canonicalize(value);
-  const remember = canonical.length <= maxRememberedText;
-  if (algorithm === 'b3') {
-    if (canonical === lastB3Text) return lastB3Hash;
-    const hash = hashCanonical(canonical, 'b3');
-    if (remember) {
-      lastB3Text = canonical;
-      lastB3Hash = hash;
-    }
-    return hash;
-  }
-  if (canonical === lastSha256Text) return lastSha256Hash;
-  const hash = hashCanonical(canonical, 'sha256');
-  if (remember) {
-    lastSha256Text = canonical;
-    lastSha256Hash = hash;
-  }
-  return hash;
+  // One pass writes the canonical text (no intermediate copy of the value); one update hashes it.
+  return hashCanonical(canonicalize(value), options?.algorithm === 'b3' ? 'b3' : 'sha256');
 }
 
 /** The algorithm a hash names by its prefix, or `undefined` for an unknown prefix. */
@@ -98,7 +67,7 @@ export function verifyHash(value: unknown, hash: string): boolean {
   const algorithm = hashAlgorithmOf(hash);
   if (algorithm === undefined) return false;
   try {
-    return payloadHash(value, algorithm) === hash;
+    return semanticHash(value, { algorithm }) === hash;
   } catch {
     return false;
   }
