@@ -77,15 +77,14 @@ function stderrLine(serve: ServeProcess, pattern: RegExp): Promise<string> {
 /** A `GET /messages` stream, read once its `ready` event has come. */
 async function subscribe(url: string) {
   const stream = await fetch(`${url}/messages`);
-  const reader = (stream.body as ReadableStream<Uint8Array>)
-    .pipeThrough(new TextDecoderStream())
-    .getReader();
+  const reader = (stream.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
   let events = '';
   const until = async (done: () => boolean) => {
     while (!done()) {
       const { value, done: ended } = await reader.read();
       if (ended) throw new Error(`the stream ended: ${events}`);
-      events += value;
+      events += decoder.decode(value, { stream: true });
     }
   };
   await until(() => events.includes('event: ready'));
