@@ -1,8 +1,9 @@
-import type { ToolProgress } from '@mtpx/executor';
+import type { ToolContext } from '@mtpx/executor';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AddBatch } from './add-batch';
 import { CallWaiter, type Waiter } from './call-waiter';
+import type { DeadlineList } from './deadline-list';
 import { closedError, jobLost, redisUnavailable, toProgress } from './dispatch-outcomes';
 import { RemoteToolError } from './errors';
 import { cancelJob, jobPresence } from './job-presence';
@@ -14,12 +15,14 @@ import { type CallJobData, type CallJobResult, parseJobResult } from './wire';
 export interface DispatchOptions {
   /** BullMQ attempts: 1 + the tool's `retries`. The only retry policy a remote call has. */
   attempts: number;
-  /** Aborting it cancels the job: removed while waiting, signalled while running. */
-  signal: AbortSignal;
-  /** Receives the worker's `reportProgress` calls, and the call's remote state changes. */
-  onProgress: (progress: ToolProgress) => void;
+  /**
+   * The call's context: its abort (watched without making it a signal) cancels the job —
+   * removed while waiting, signalled while running; the worker's `reportProgress` calls and
+   * the call's remote state changes go to its `reportProgress`.
+   */
+  context: ToolContext;
   /** With no answer by then (queueing, every attempt, the way back), the call ends: `deadline_exceeded`. */
-  deadlineMs: number;
+  deadlines: DeadlineList;
 }
 
 /** How the dispatcher keeps jobs and watches them. */
@@ -91,10 +94,9 @@ export class CallDispatcher {
    * deadline runs from now: connecting to Redis counts.
    */
   dispatch(jobId: string, data: CallJobData, options: DispatchOptions): Promise<CallJobResult> {
-    const { signal } = options;
-    if (signal.aborted) return Promise.reject(signal.reason);
     return new Promise<CallJobResult>((resolve, reject) => {
       const waiter = new CallWaiter(this, jobId, options, resolve, reject);
+      if (waiter.aborted) return;
       let pending = this.#pending.get(jobId);
       if (pending !== undefined) {
         pending.waiters.add(waiter); // the same call dispatched twice here: one job, one answer

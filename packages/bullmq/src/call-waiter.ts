@@ -1,5 +1,7 @@
 import type { ToolProgress } from '@mtpx/executor';
+import { unwatchAbort, watchAbort } from '@mtpx/executor/internal';
 import type { DispatchOptions } from './call-dispatcher';
+import { Deadlined } from './deadline-list';
 import { deadlineExceeded } from './dispatch-outcomes';
 import { stateProgress } from './remote-call-state';
 import type { CallJobResult } from './wire';
@@ -18,15 +20,17 @@ export interface Waiter {
 
 /**
  * One dispatched call waiting for its answer. A class, not closures: one object per call
- * holds its promise's ends, its deadline timer and its abort listener (`handleEvent`).
+ * holds its promise's ends, its place in its deadline list and its abort watch
+ * (`handleEvent`) — no timer and no `AbortController` of its own.
  */
-export class CallWaiter implements Waiter {
+export class CallWaiter extends Deadlined implements Waiter {
   readonly #dispatcher: WaiterHost;
   readonly #jobId: string;
   readonly #options: DispatchOptions;
   readonly #resolve: (result: CallJobResult) => void;
   readonly #reject: (error: unknown) => void;
-  readonly #deadline: ReturnType<typeof setTimeout>;
+  /** True when the call was aborted before it could wait (it was rejected at once). */
+  readonly aborted: boolean;
 
   constructor(
     dispatcher: WaiterHost,
@@ -35,18 +39,20 @@ export class CallWaiter implements Waiter {
     resolve: (result: CallJobResult) => void,
     reject: (error: unknown) => void,
   ) {
+    super();
     this.#dispatcher = dispatcher;
     this.#jobId = jobId;
     this.#options = options;
     this.#resolve = resolve;
     this.#reject = reject;
-    this.#deadline = setTimeout(deadlinePassed, options.deadlineMs, this);
-    options.signal.addEventListener('abort', this, { once: true });
+    this.aborted = !watchAbort(options.context, this);
+    if (this.aborted) reject(options.context.signal.reason);
+    else options.deadlines.add(this);
   }
 
   #done(): void {
-    clearTimeout(this.#deadline);
-    this.#options.signal.removeEventListener('abort', this);
+    this.#options.deadlines.remove(this);
+    unwatchAbort(this.#options.context, this);
   }
 
   resolve(result: CallJobResult): void {
@@ -60,25 +66,21 @@ export class CallWaiter implements Waiter {
   }
 
   progress(progress: ToolProgress): void {
-    this.#options.onProgress(progress);
+    this.#options.context.reportProgress(progress);
   }
 
-  /** The call's signal aborted (the `abort` listener). */
+  /** The call was aborted (the abort watch). */
   handleEvent(): void {
     this.#done();
     this.#dispatcher.leave(this.#jobId, this);
-    this.#reject(this.#options.signal.reason);
+    this.#reject(this.#options.context.signal.reason);
   }
 
-  /** The deadline passed with no answer. */
+  /** The deadline passed with no answer (it has left its deadline list). */
   expire(): void {
     this.#done();
     this.progress(stateProgress('deadline-exceeded', this.#jobId));
     this.#dispatcher.leave(this.#jobId, this);
-    this.#reject(deadlineExceeded(this.#options.deadlineMs));
+    this.#reject(deadlineExceeded(this.#options.deadlines.ms));
   }
-}
-
-function deadlinePassed(waiter: CallWaiter): void {
-  waiter.expire();
 }

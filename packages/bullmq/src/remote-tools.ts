@@ -7,6 +7,7 @@ import {
 } from '@mtpx/executor';
 import { type JsonObject, type ToolSpec, toolOutput } from '@mtpx/protocol';
 import { CallDispatcher } from './call-dispatcher';
+import { DeadlineList } from './deadline-list';
 import { RemoteToolError } from './errors';
 import { invalid, type QueueLocation, resolveLocation } from './queue-names';
 import { type CallJobResult, jobIdOf } from './wire';
@@ -137,6 +138,8 @@ function remoteTool(
   if (!(Number.isInteger(retries) && retries >= 0)) {
     throw invalid(`Tool "${spec.name}": retries must be a non-negative integer.`);
   }
+  // One deadline list for every call of the tool (one timer, not one per call).
+  const deadlines = new DeadlineList(deadlineMs);
   // The JSON Schema only (no zod schema): the orchestrator checks the arguments and sends
   // them as JSON; the worker parses them with the tool's own schema.
   const tool: Tool<JsonObject> = defineTool({
@@ -159,12 +162,7 @@ function remoteTool(
             runId: context.runId ?? null,
             args,
           },
-          {
-            attempts: 1 + retries,
-            signal: context.signal,
-            onProgress: (progress) => context.reportProgress(progress),
-            deadlineMs,
-          },
+          { attempts: 1 + retries, context, deadlines },
         )
         .then(outputOf, asToolError),
   });

@@ -3,6 +3,7 @@
 // it is declared.
 export { cacheKey } from './cache/result-cache';
 export { type ArgumentCheck, ArgumentValidator } from './call/argument-validator';
+export { unwatchAbort, watchAbort } from './call/tool-context';
 export {
   boundedToolCall,
   callOutOfBounds,
@@ -12,4 +13,5 @@ export {
 export { toToolErrorCode } from './errors';
 export { EventChannel, type EventChannelOptions } from './events/event-channel';
 export { startsEarly } from './policy/side-effect-hold';
+export type { AbortWatcher } from './run/call-node';
 export { isZodSchema, timeLimitOf, toolSpecOf } from './tools/define-tool';

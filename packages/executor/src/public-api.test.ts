@@ -83,6 +83,7 @@ it('exports exactly its toolkits (./toolkits)', () => {
 
 it('exports exactly what sibling packages share (./internal)', () => {
   expect(exportedNames(new URL('./internal.ts', import.meta.url))).toEqual([
+    'type AbortWatcher',
     'type ArgumentCheck',
     'ArgumentValidator',
     'boundedToolCall',
@@ -97,5 +98,7 @@ it('exports exactly what sibling packages share (./internal)', () => {
     'timeLimitOf',
     'toolSpecOf',
     'toToolErrorCode',
+    'unwatchAbort',
+    'watchAbort',
   ]);
 });

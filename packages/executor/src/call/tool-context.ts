@@ -1,5 +1,5 @@
 import type { JsonObject, ToolCall } from '@mtpx/protocol';
-import { type CallNode, CallState } from '../run/call-node';
+import { type AbortWatcher, type CallNode, CallState } from '../run/call-node';
 import type { ToolContext, ToolProgress } from '../tools/define-tool';
 import type { CallHost } from './call-host';
 import { idempotencyKeyOf } from './idempotency-key';
@@ -56,4 +56,57 @@ export class CallContext implements ToolContext {
     }
     return this.#controller.signal;
   }
+
+  /** See {@link watchAbort}: the call itself holds the watcher when no signal was made. */
+  watchAbort(watcher: AbortWatcher): boolean {
+    const node = this.#node;
+    if (
+      this.#controller !== undefined ||
+      node.abortWatcher !== undefined ||
+      node.state !== CallState.Running
+    ) {
+      return watchSignal(this.signal, watcher);
+    }
+    if (this.#run.signal.aborted) return false;
+    node.abortWatcher = watcher;
+    return true;
+  }
+
+  /** See {@link unwatchAbort}. */
+  unwatchAbort(watcher: AbortWatcher): void {
+    if (this.#node.abortWatcher === watcher) this.#node.abortWatcher = undefined;
+    else this.#controller?.signal.removeEventListener('abort', watcher);
+  }
+}
+
+function watchSignal(signal: AbortSignal, watcher: AbortWatcher): boolean {
+  if (signal.aborted) return false;
+  signal.addEventListener('abort', watcher, { once: true });
+  return true;
+}
+
+/**
+ * Has `watcher.handleEvent()` called once if the call is aborted (timed out, the run
+ * cancelled) — the same moment `context.signal` would fire, and why is then
+ * `context.signal.reason` — without making the call an `AbortController` when nothing
+ * aborts it (the executor's own contexts; any other context's `signal` is watched). `false`
+ * when the call is aborted already (then nothing is watched). Undo with
+ * {@link unwatchAbort} once the call no longer cares.
+ *
+ * @internal
+ */
+export function watchAbort(context: ToolContext, watcher: AbortWatcher): boolean {
+  return context instanceof CallContext
+    ? context.watchAbort(watcher)
+    : watchSignal(context.signal, watcher);
+}
+
+/**
+ * Stops what {@link watchAbort} started.
+ *
+ * @internal
+ */
+export function unwatchAbort(context: ToolContext, watcher: AbortWatcher): void {
+  if (context instanceof CallContext) context.unwatchAbort(watcher);
+  else context.signal.removeEventListener('abort', watcher);
 }

@@ -1,5 +1,13 @@
 import type { ToolCall, ToolResult } from '@mtpx/protocol';
 
+/**
+ * Told when a running call is aborted (internal): what {@link EventListenerObject}s are,
+ * so one object can watch an `AbortSignal` or, cheaper, the call itself.
+ */
+export interface AbortWatcher {
+  handleEvent(event?: Event): void;
+}
+
 /** Where a call is in its life. */
 export const CallState = {
   /** Some prerequisite has not finished. */
@@ -36,6 +44,8 @@ export class CallNode {
   startedAt = 0;
   /** The current attempt's own controller, when it has a time limit. */
   controller: AbortController | undefined = undefined;
+  /** Told when the run is cancelled while the call runs, in place of an AbortController (see `watchAbort`). */
+  abortWatcher: AbortWatcher | undefined = undefined;
   /** The pending timeout or retry-backoff timer. */
   timer: ReturnType<typeof setTimeout> | undefined = undefined;
   /** Ends a retry backoff early (on cancellation). */

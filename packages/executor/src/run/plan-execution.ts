@@ -109,6 +109,9 @@ export class Execution extends Scheduler implements PlanExecution {
       const started = node.state === CallState.Running;
       if (started) {
         node.controller?.abort(reason);
+        const watcher = node.abortWatcher;
+        node.abortWatcher = undefined;
+        watcher?.handleEvent();
         node.wake?.();
       }
       this.settle(

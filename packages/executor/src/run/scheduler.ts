@@ -303,6 +303,7 @@ export abstract class Scheduler implements CallHost {
       node.timer = undefined;
     }
     node.controller = undefined;
+    node.abortWatcher = undefined;
     node.wake = undefined;
     if (
       dispatched &&
