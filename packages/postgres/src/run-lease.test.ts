@@ -29,7 +29,14 @@ afterAll(async () => {
   await database.drop();
 });
 
-function orchestrator(mode: 'run' | 'resume', runId: string, ttlMs: number) {
+/**
+ * The lease each orchestrator takes. Long enough that a process starved of CPU by a busy
+ * machine (a second test suite beside this one) still renews it in time: a 2 s lease was
+ * lost there once before the first call began (issue 23's flake rounds).
+ */
+const leaseTtlMs = 5000;
+
+function orchestrator(mode: 'run' | 'resume', runId: string, ttlMs = leaseTtlMs) {
   return startScript('lease-orchestrator-child.ts', [
     database.connectionString,
     database.schema,
@@ -77,13 +84,13 @@ describe('one owner per run (PostgreSQL, separate processes)', () => {
   }, async () => {
     expect(reference.final_text).toBe('Steps: 2, 4, 8, 16.');
     const journal = new PostgresRunJournal({ pool: database.pool, schema: database.schema });
-    const first = orchestrator('run', 'run_paused', 2000);
+    const first = orchestrator('run', 'run_paused');
     await first.line(/^started call_2$/);
     await journaled(journal, 'run_paused', ['call_1']);
     first.child.kill('SIGSTOP');
 
     // The second process waits for the first one's lease to expire, then takes the run.
-    const second = orchestrator('resume', 'run_paused', 2000);
+    const second = orchestrator('resume', 'run_paused');
     await second.line(/^started call_3$/);
     // The first process wakes up while the second is mid-call.
     first.child.kill('SIGCONT');
@@ -138,7 +145,7 @@ describe('one owner per run (PostgreSQL, separate processes)', () => {
     timeout: 120_000,
   }, async () => {
     const journal = new PostgresRunJournal({ pool: database.pool, schema: database.schema });
-    const doomed = orchestrator('run', 'run_killed', 3000);
+    const doomed = orchestrator('run', 'run_killed');
     await doomed.line(/^started call_2$/);
     await journaled(journal, 'run_killed', ['call_1']);
     doomed.child.kill('SIGKILL');
@@ -162,7 +169,7 @@ describe('one owner per run (PostgreSQL, separate processes)', () => {
       if (lease === undefined || lease.expiresInMs <= 0) break;
       await sleep(Math.min(100, lease.expiresInMs));
     }
-    const output = await finalOutput(orchestrator('resume', 'run_killed', 3000));
+    const output = await finalOutput(orchestrator('resume', 'run_killed'));
     expect(output.final_text).toBe(reference.final_text);
     expect(await effectsOf(database.pool, database.schema, 'run_killed')).toEqual({
       applied: allCalls,

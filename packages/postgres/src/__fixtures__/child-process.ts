@@ -55,7 +55,11 @@ export function startScript(script: string, args: string[]): ChildScript {
         }
         waiters.push({ pattern, resolve });
         exited.then(({ code, signal }) =>
-          reject(new Error(`${script} exited (${code ?? signal}) before printing ${pattern}:\n${stderr}`)),
+          reject(
+            new Error(
+              `${script} exited (${code ?? signal}) before printing ${pattern}; it printed:\n${lines.join('\n')}\n${stderr}`,
+            ),
+          ),
         );
       }),
     send: (line) => {
