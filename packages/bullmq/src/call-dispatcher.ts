@@ -1,29 +1,13 @@
-import type { ToolContext } from '@mtpx/executor';
 import { Job, Queue, QueueEvents } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { AddBatch } from './add-batch';
-import { CallWaiter, type Waiter } from './call-waiter';
-import type { DeadlineList } from './deadline-list';
+import { CallWaiter, type DispatchOptions, type Waiter } from './call-waiter';
 import { closedError, jobLost, redisUnavailable, toProgress } from './dispatch-outcomes';
 import { RemoteToolError } from './errors';
 import { cancelJob, jobPresence } from './job-presence';
 import { bullConnection, closeOrDrop, ownClient, type ResolvedLocation } from './queue-names';
 import { stateProgress } from './remote-call-state';
 import { type CallJobData, type CallJobResult, parseJobResult } from './wire';
-
-/** How one call is dispatched. */
-export interface DispatchOptions {
-  /** BullMQ attempts: 1 + the tool's `retries`. The only retry policy a remote call has. */
-  attempts: number;
-  /**
-   * The call's context: its abort (watched without making it a signal) cancels the job —
-   * removed while waiting, signalled while running; the worker's `reportProgress` calls and
-   * the call's remote state changes go to its `reportProgress`.
-   */
-  context: ToolContext;
-  /** With no answer by then (queueing, every attempt, the way back), the call ends: `deadline_exceeded`. */
-  deadlines: DeadlineList;
-}
 
 /** How the dispatcher keeps jobs and watches them. */
 export interface DispatcherSettings {

@@ -1,10 +1,23 @@
-import type { ToolProgress } from '@mtpx/executor';
+import type { ToolContext, ToolProgress } from '@mtpx/executor';
 import { unwatchAbort, watchAbort } from '@mtpx/executor/internal';
-import type { DispatchOptions } from './call-dispatcher';
-import { Deadlined } from './deadline-list';
+import { Deadlined, type DeadlineList } from './deadline-list';
 import { deadlineExceeded } from './dispatch-outcomes';
 import { stateProgress } from './remote-call-state';
 import type { CallJobResult } from './wire';
+
+/** How one call is dispatched. */
+export interface DispatchOptions {
+  /** BullMQ attempts: 1 + the tool's `retries`. The only retry policy a remote call has. */
+  attempts: number;
+  /**
+   * The call's context: its abort (watched without making it a signal) cancels the job —
+   * removed while waiting, signalled while running; the worker's `reportProgress` calls and
+   * the call's remote state changes go to its `reportProgress`.
+   */
+  context: ToolContext;
+  /** With no answer by then (queueing, every attempt, the way back), the call ends: `deadline_exceeded`. */
+  deadlines: DeadlineList;
+}
 
 /** Where a waiter that gives up goes (the dispatcher). */
 export interface WaiterHost {

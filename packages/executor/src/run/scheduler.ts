@@ -298,10 +298,8 @@ export abstract class Scheduler implements CallHost {
     node.state = CallState.Done;
     node.result = result;
     this.settled++;
-    if (node.timer !== undefined) {
-      clearTimeout(node.timer);
-      node.timer = undefined;
-    }
+    if (node.timer !== undefined) clearTimeout(node.timer);
+    node.timer = undefined;
     node.controller = undefined;
     node.abortWatcher = undefined;
     node.wake = undefined;
