@@ -12,7 +12,10 @@ async function jsonFile(content: unknown): Promise<string> {
   return file;
 }
 
-describe('the mpl CLI (built bin)', () => {
+// Each test spawns the built bin several times, one after another, and each start loads
+// the engine (about 2 s of wall time on a busy 2-core machine): 30 s per test was too little
+// beside a second test suite.
+describe('the mpl CLI (built bin)', { timeout: 120_000 }, () => {
   it.each([
     [[], /Usage: mpl <command>/],
     [['--help'], /Usage: mpl <command>/],

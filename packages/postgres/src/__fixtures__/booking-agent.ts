@@ -80,7 +80,8 @@ export function bookingAgent(options: {
     tools,
     journal: options.journal,
     sessionStore: options.sessionStore,
-    // A short lease: a killed orchestrator's run can be resumed two seconds later.
-    lease: { ttlMs: 2000 },
+    // A short lease: a killed orchestrator's run can be resumed five seconds later. Not
+    // shorter: a child starved of CPU beside a second test suite lost a 2 s lease mid-run.
+    lease: { ttlMs: 5000 },
   });
 }

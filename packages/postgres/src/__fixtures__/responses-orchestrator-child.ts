@@ -73,7 +73,8 @@ const agent = createAgent({
   journal: new AnnouncingJournal({ pool, schema }),
   sessionStore: new PostgresSessionStore({ pool, schema }),
   // A short lease: a killed orchestrator's run can be resumed two seconds later.
-  lease: { ttlMs: 2000 },
+  // Five seconds, as the booking agent's: a starved child must still renew it in time.
+  lease: { ttlMs: 5000 },
 });
 const output =
   mode === 'resume'
