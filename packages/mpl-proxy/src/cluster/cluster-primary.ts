@@ -82,6 +82,10 @@ export function runClusterPrimary(options: ClusterPrimaryOptions): Promise<numbe
           options.onListening(message.url, message.description);
         }
       });
+      // An IPC failure to a worker that is going away must not end the primary: 'exit' follows.
+      worker.on('error', (error) =>
+        options.log(`mpl: worker ${worker.process.pid}: ${error.message}`),
+      );
       worker.on('exit', (code, signal) => {
         live.delete(worker);
         relay.remove(worker);

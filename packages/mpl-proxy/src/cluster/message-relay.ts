@@ -96,7 +96,9 @@ export class MessageRelay {
   #sendTo(worker: Worker, message: PrimaryToWorker): void {
     if (!worker.isConnected()) return;
     try {
-      worker.send(message);
+      // With a callback, a worker that died meanwhile (EPIPE) is an answer, not an 'error'
+      // event that would end the primary: its 'exit' removes it.
+      worker.send(message, undefined, () => {});
     } catch {
       // It is exiting; its 'exit' removes it.
     }
