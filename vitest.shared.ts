@@ -18,6 +18,10 @@ export function packageVitestConfig(directory: string, overrides: ViteUserConfig
       reporters: ['default', ['json', { outputFile: join(directory, 'test-results/vitest.json') }]],
       typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
       restoreMocks: true,
+      // Test files share their worker's module graph instead of importing it again each
+      // (about half of a package's test CPU was module loading). Nothing here mocks modules;
+      // a test that changes process-wide state (listeners, env, timers) puts it back.
+      isolate: false,
       // CI runs every package's tests at once on two cores: tests that spawn processes or
       // load servers need room. Nothing waits on these limits; they only catch hangs.
       testTimeout: 30_000,

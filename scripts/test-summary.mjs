@@ -10,6 +10,35 @@ const root = join(import.meta.dirname, '..');
 const extraIndex = process.argv.indexOf('--extra-failures');
 const extraFailures = extraIndex === -1 ? 0 : Number(process.argv[extraIndex + 1] ?? 0);
 
+/**
+ * Each failed test (or test file that failed to load) of a report, with the first lines of
+ * its error: CI's log is often cut to its end, so the names and causes are printed here.
+ */
+function failureLines(report, directory) {
+  const lines = [];
+  const firstLines = (message) =>
+    String(message ?? '')
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .split('\n')
+      .filter((line) => line.trim() !== '')
+      .slice(0, 3)
+      .map((line) => `    ${line.trim().slice(0, 200)}`);
+  for (const file of report.testResults ?? []) {
+    const path = String(file.name ?? '').replace(`${directory}/`, '');
+    const failures = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    for (const test of failures) {
+      lines.push(`FAIL ${path} > ${test.fullName ?? test.title}`);
+      lines.push(...firstLines(test.failureMessages?.[0]));
+    }
+    if (file.status === 'failed' && failures.length === 0) {
+      lines.push(`FAIL ${path} (did not load or run)`);
+      lines.push(...firstLines(file.message));
+    }
+  }
+  return lines;
+}
+
 let passed = 0;
 let failed = 0;
 for (const group of ['packages', 'apps']) {
@@ -39,6 +68,7 @@ for (const group of ['packages', 'apps']) {
     console.log(
       `${group}/${name}: ${report.numPassedTests ?? 0} passed, ${(report.numFailedTests ?? 0) + brokenFiles} failed`,
     );
+    for (const line of failureLines(report, directory)) console.log(`  ${line}`);
   }
 }
 // CI steps that are not vitest (e.g. .ci/mcp-conformance.sh) leave a report of the same

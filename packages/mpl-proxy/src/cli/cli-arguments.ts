@@ -1,12 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { type JsonValue, safeParseJson } from '@mtpx/protocol';
+import { isPostgresUrl } from '../store/postgres-provenance';
 import { unknownOptionMessage } from './option-suggestion';
+import { UsageError } from './usage-error';
 
 // How the `mpl` commands read their arguments and input files.
 
-/** A mistake in the command line: printed with the usage, exit code 2. */
-export class UsageError extends Error {}
+export { UsageError };
 
 /** A JSON file's value (`-`: standard input); a `UsageError` when unreadable or not JSON. */
 export async function readJsonFile(file: string): Promise<JsonValue> {
@@ -89,4 +90,14 @@ export function commaList(value: unknown): string[] | undefined {
     .split(',')
     .map((item) => item.trim())
     .filter((item) => item.length > 0);
+}
+
+/** The `--provenance` URL, checked: only PostgreSQL goes there (SQLite is `--data DIR`). */
+export function postgresLocation(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !isPostgresUrl(value))
+    throw new UsageError(
+      `--provenance takes a postgres:// URL, not ${String(value)} (for SQLite use --data DIR)`,
+    );
+  return value;
 }

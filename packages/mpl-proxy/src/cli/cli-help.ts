@@ -118,3 +118,12 @@ Options:
   -h, --help                 this help
 `,
 };
+
+/** Writes a line (or text ending in one) to standard output. */
+export const out = (text: string) => process.stdout.write(text.endsWith('\n') ? text : `${text}\n`);
+
+/** Prints the help of `command` (the overview when it has none); exit code 0. */
+export function printHelp(command: string): number {
+  out(HELP[command] ?? HELP.mpl ?? '');
+  return 0;
+}

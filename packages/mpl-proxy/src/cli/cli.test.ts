@@ -12,10 +12,11 @@ async function jsonFile(content: unknown): Promise<string> {
   return file;
 }
 
-// Each test spawns the built bin several times, one after another, and each start loads
-// the engine (about 2 s of wall time on a busy 2-core machine): 30 s per test was too little
-// beside a second test suite.
-describe('the mpl CLI (built bin)', { timeout: 120_000 }, () => {
+// Each test spawns the built bin several times, one after another; `serve` and the data
+// commands load the engine (about 2 s of wall time on a busy 2-core machine), so 30 s per
+// test was too little beside a second test suite. The tests share nothing (each its own
+// folders, port 0): they run concurrently (vitest's default of 5 at a time).
+describe('the mpl CLI (built bin)', { timeout: 120_000, concurrent: true }, () => {
   it.each([
     [[], /Usage: mpl <command>/],
     [['--help'], /Usage: mpl <command>/],
