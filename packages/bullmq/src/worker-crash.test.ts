@@ -78,12 +78,12 @@ describe('a worker killed mid-run', () => {
     // Each job completed once in BullMQ.
     expect(await redis.zcard(`${prefix}:${queue}:completed`)).toBe(200);
     // The effect happened exactly once per call, though some calls ran twice: the ones
-    // the victim held were taken up again by the other workers after the stall timeout.
+    // the victim held were taken up again by the other workers after the stall timeout (5 s).
     const effects = await redis.hgetall(`${prefix}:effects`);
     expect(Object.keys(effects)).toHaveLength(200);
     expect(Object.values(effects).every((count) => count === '1')).toBe(true);
     const attempts = Object.values(await redis.hgetall(`${prefix}:attempts`)).map(Number);
     expect(attempts).toHaveLength(200);
     expect(attempts.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(200);
-  });
+  }, 120_000);
 });

@@ -16,6 +16,13 @@ export interface WorkerProcessSettings {
   concurrency?: number;
 }
 
+/**
+ * How long a call's lock lives without renewal. Short enough that a killed worker's calls are
+ * taken up again within a test, long enough that a worker starved of CPU beside a second test
+ * suite still renews its locks in time (1 s was not: a call ran twice, with no crash at all).
+ */
+const stallTimeoutMs = 5_000;
+
 const [prefix = '', queue = '', json = '{}'] = process.argv.slice(2);
 const settings = JSON.parse(json) as WorkerProcessSettings;
 const redis = new Redis(redisOptions);
@@ -25,7 +32,7 @@ const worker = await startToolWorker({
   queue,
   tools: [effectTool(redis, prefix)],
   concurrency: settings.concurrency ?? 4,
-  stallTimeoutMs: 1_000,
+  stallTimeoutMs,
   onError: () => {}, // a lost lock after a stall, a Redis restart: expected here
   ...(settings.shutdownDeadlineMs === undefined
     ? { shutdownSignals: [] }
