@@ -7,8 +7,6 @@ import { UsageError } from './usage-error';
 
 // How the `mpl` commands read their arguments and input files.
 
-export { UsageError };
-
 /** A JSON file's value (`-`: standard input); a `UsageError` when unreadable or not JSON. */
 export async function readJsonFile(file: string): Promise<JsonValue> {
   let text: string;

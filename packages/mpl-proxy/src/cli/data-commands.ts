@@ -5,8 +5,9 @@ import { hashCanonical } from '@mtpx/mpl/internal';
 import { defaultDataDir } from '../proxy-options';
 import { describePostgresUrl, openPostgresProvenanceStore } from '../store/postgres-provenance';
 import { SqliteProvenanceStore } from '../store/sqlite-provenance-store';
-import { oneOf, parse, postgresLocation, readJsonFile, strings, UsageError } from './cli-arguments';
+import { oneOf, parse, postgresLocation, readJsonFile, strings } from './cli-arguments';
 import { out, printHelp } from './cli-help';
+import { UsageError } from './usage-error';
 
 // `mpl schemas`, `mpl validate`, `mpl hash` and `mpl provenance`: loaded only when one runs.
 

@@ -19,9 +19,9 @@ import {
   parse,
   postgresLocation,
   strings,
-  UsageError,
 } from './cli-arguments';
 import { out, printHelp } from './cli-help';
+import { UsageError } from './usage-error';
 
 // `mpl serve`: loaded only when that command runs (the engine, the stores, the server).
 
