@@ -14,7 +14,7 @@ import {
   UnauthorizedError,
   verifyChain,
 } from '@mtpx/mpl';
-import { type Exchange, nodeExchange, sendError, sendJson } from './http/exchange';
+import { type Exchange, NodeExchange, sendError, sendJson } from './http/exchange';
 import { installHttpFront } from './http/http-front';
 import { answerClientError, createProxyGuard, trackAnswer } from './http-guard';
 import { ProxyMetrics } from './proxy-metrics';
@@ -269,7 +269,7 @@ export async function startProxy(options: ProxyOptions = {}): Promise<RunningPro
     },
     (request, response) => {
       trackAnswer(request.socket, request, response);
-      void serve(nodeExchange(request, response));
+      void serve(new NodeExchange(request, response));
     },
   );
   // With `httpLayer: 'fast'`, the plain requests are read by the proxy's own HTTP layer; it

@@ -183,8 +183,7 @@ export class PostgresProvenanceStore implements ProvenanceStore {
       const entry = linkEntry(previous, pending.record, this.#algorithm);
       entries.push(entry);
       previous = entry;
-      const stored = provenanceRows.rowOf(entry, { payload: pending.record.payload });
-      const row = provenanceRows.columns.map((column) => stored[column]);
+      const row = provenanceRows.valuesOf(entry, { payload: pending.record.payload });
       rows.push(`(${row.map((_value, index) => `$${values.length + index + 1}`).join(', ')})`);
       values.push(...row);
     }

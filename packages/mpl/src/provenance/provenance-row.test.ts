@@ -6,6 +6,7 @@ import {
   provenanceEntryOf,
   provenanceRowColumns,
   provenanceRowOf,
+  provenanceRowValues,
 } from './provenance-row';
 
 function transparentEntry() {
@@ -60,6 +61,41 @@ describe('the provenance row', () => {
   it('a row read without payloads gives an entry without one', () => {
     const { payload: _payload, ...row } = provenanceRowOf(transparentEntry());
     expect('payload' in provenanceEntryOf(row)).toBe(false);
+  });
+
+  it('the row values follow the column list, one value per column', () => {
+    const entry = linkEntry(undefined, {
+      plan_id: 'plan_1',
+      invocation_id: null,
+      stype: 'org.example.Step.v1',
+      method: null,
+      sem_hash: semanticHash({ a: 1 }),
+      payload: { a: 1 },
+      qom_profile: 'qom-basic',
+      qom_passed: false,
+      timestamp: '2026-12-01T10:00:00.000Z',
+    });
+    const values = provenanceRowValues(entry, { flags: 'integer' });
+    expect(values).toHaveLength(provenanceRowColumns.length);
+    const byColumn = Object.fromEntries(
+      provenanceRowColumns.map((column, index) => [column, values[index]]),
+    );
+    expect(byColumn).toEqual({
+      plan_key: 'plan_1',
+      plan_id: 'plan_1',
+      seq: 1,
+      stype: 'org.example.Step.v1',
+      method: null,
+      invocation_id: null,
+      sem_hash: entry.sem_hash,
+      parent_hash: null,
+      entry_hash: entry.entry_hash,
+      timestamp: '2026-12-01T10:00:00.000Z',
+      qom_profile: 'qom-basic',
+      qom_passed: 0,
+      validated: null,
+      payload: '{"a":1}',
+    });
   });
 
   it('the column lists name every field of an entry', () => {

@@ -61,26 +61,61 @@ export function provenancePlanKey(planId: string | null): string {
   return planId ?? '';
 }
 
+/** How {@link provenanceRowValues} writes a row: the payload to store, and the flags' type. */
+export interface ProvenanceRowOptions {
+  /** The message the entry records (default: `entry.payload`). */
+  payload?: JsonValue;
+  /** `integer` writes `qom_passed` and `validated` as `1`/`0`, for databases without booleans (SQLite). */
+  flags?: 'boolean' | 'integer';
+}
+
 /**
- * The row that stores `entry` (with `payload`, the message it records). `flags: 'integer'`
- * writes `qom_passed` and `validated` as `1`/`0`, for databases without booleans (SQLite).
+ * The values of the row that stores `entry`, in {@link provenanceRowColumns} order: what a
+ * store binds to its `INSERT` (positional parameters, no object per row). Each column is
+ * written by name here, so the order cannot drift from the column list (a test checks it).
+ *
+ * @internal
+ */
+export function provenanceRowValues(
+  entry: ProvenanceEntry,
+  options: ProvenanceRowOptions = {},
+): unknown[] {
+  const integer = options.flags === 'integer';
+  const payload = options.payload !== undefined ? options.payload : entry.payload;
+  return [
+    provenancePlanKey(entry.plan_id), // plan_key
+    entry.plan_id,
+    entry.seq,
+    entry.stype,
+    entry.method,
+    entry.invocation_id,
+    entry.sem_hash,
+    entry.parent_hash,
+    entry.entry_hash,
+    entry.timestamp,
+    entry.qom_profile,
+    integer ? (entry.qom_passed ? 1 : 0) : entry.qom_passed, // qom_passed
+    entry.validated === false ? (integer ? 0 : false) : null, // validated
+    JSON.stringify(payload ?? null), // payload
+  ];
+}
+
+/**
+ * The row that stores `entry` (with `payload`, the message it records), as an object keyed
+ * by column: {@link provenanceRowValues} under {@link provenanceRowColumns}.
  *
  * @internal
  */
 export function provenanceRowOf(
   entry: ProvenanceEntry,
-  options: { payload?: JsonValue; flags?: 'boolean' | 'integer' } = {},
+  options: ProvenanceRowOptions = {},
 ): ProvenanceRow & { payload: string } {
-  const integer = options.flags === 'integer';
-  const { qom_passed, validated, payload: entryPayload, ...fields } = entry;
-  const payload = options.payload !== undefined ? options.payload : entryPayload;
-  return {
-    plan_key: provenancePlanKey(entry.plan_id),
-    ...fields,
-    qom_passed: integer ? (qom_passed ? 1 : 0) : qom_passed,
-    validated: validated === false ? (integer ? 0 : false) : null,
-    payload: JSON.stringify(payload ?? null),
-  };
+  const values = provenanceRowValues(entry, options);
+  const row: Record<string, unknown> = {};
+  provenanceRowColumns.forEach((column, index) => {
+    row[column] = values[index];
+  });
+  return row as ProvenanceRow & { payload: string };
 }
 
 /**
@@ -107,7 +142,7 @@ export function provenanceEntryOf(row: Omit<ProvenanceRow, 'plan_key'>): Provena
 
 /**
  * The provenance row in one place, for every store and reader: the columns, the key of a
- * plan's chain, and the mapping both ways (`rowOf`, `entryOf`).
+ * plan's chain, and the mapping both ways (`valuesOf` and `rowOf`, `entryOf`).
  *
  * @internal
  */
@@ -118,5 +153,6 @@ export const provenanceRows = {
   columns: provenanceRowColumns,
   planKey: provenancePlanKey,
   rowOf: provenanceRowOf,
+  valuesOf: provenanceRowValues,
   entryOf: provenanceEntryOf,
 } as const;
