@@ -5,7 +5,7 @@ import { DEFAULT_PORT } from '../links';
 import { runFilePath } from '../record/run-files';
 import { listRuns, readRun } from '../record/run-store';
 import { type ProvenanceSource, readProvenance } from './provenance';
-import { createInspectorGuard } from './request-guard';
+import { createInspectorGuard, drainRefusedBody } from './request-guard';
 import { streamRun } from './run-stream';
 import { loadWebAssets, type WebAssets } from './web-assets';
 
@@ -98,7 +98,13 @@ export async function serveInspector(options: ServeInspectorOptions): Promise<In
 
   const route = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const refusal = guard(request);
-    if (refusal) return sendError(response, refusal.status, refusal.kind, refusal.message);
+    if (refusal) {
+      // The refused request's body is read first, and the connection closed after the
+      // answer: the client gets the refusal whole, never a reset in its place.
+      await drainRefusedBody(request);
+      response.setHeader('connection', 'close');
+      return sendError(response, refusal.status, refusal.kind, refusal.message);
+    }
     const head = request.method === 'HEAD';
     let url: URL;
     let path: string;

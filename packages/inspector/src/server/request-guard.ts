@@ -18,3 +18,32 @@ export function createInspectorGuard(
   });
   return (request) => guard({ method: request.method, headers: request.headers });
 }
+
+/** The most of a refused request's body the Inspector reads before answering and closing. */
+const maxRefusedBodyBytes = 8 * 1024 * 1024;
+
+/**
+ * Reads and drops what is left of a refused request's body (at most 8 MiB), so the refusal
+ * is answered once the client has sent it all: closing a connection that still has unread
+ * bytes makes the kernel reset it, and the client may lose the answer with it. Resolves at
+ * the body's end, past the bound, or when the connection ends.
+ */
+export function drainRefusedBody(request: IncomingMessage): Promise<void> {
+  if (request.complete || request.readableEnded) return Promise.resolve();
+  return new Promise((resolve) => {
+    let received = 0;
+    const done = () => {
+      request.off('data', count);
+      resolve();
+    };
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > maxRefusedBodyBytes) done();
+    };
+    request.on('data', count);
+    request.once('end', done);
+    request.once('close', done);
+    request.once('error', done);
+    request.resume();
+  });
+}
