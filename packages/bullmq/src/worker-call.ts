@@ -30,6 +30,42 @@ export interface AttemptOptions {
 const mediaKeys = ['images', 'videos', 'audios', 'files'] as const;
 
 /**
+ * The `context` of one attempt on a worker. A class, not an object literal: a getter in a
+ * literal made per call costs V8 an old-space accessor pair that keeps the call's young
+ * objects alive through every scavenge (see the MPL proxy's `NodeExchange`).
+ */
+class WorkerToolContext implements ToolContext {
+  readonly call: ToolCall;
+  readonly attempt: number;
+  readonly runId: string | undefined;
+  readonly reportProgress: (progress: ToolProgress) => void;
+  readonly #stop: CallStop;
+  readonly #data: CallJobData;
+  #idempotencyKey: string | undefined;
+
+  constructor(call: ToolCall, data: CallJobData, options: AttemptOptions) {
+    this.call = call;
+    this.attempt = options.attempt;
+    this.runId = data.runId ?? undefined;
+    this.reportProgress = options.reportProgress;
+    this.#stop = options.stop;
+    this.#data = data;
+    this.#idempotencyKey = data.idempotencyKey;
+  }
+
+  get signal(): AbortSignal {
+    return this.#stop.signal;
+  }
+
+  /** Computed on first read (most tools never read it), by the executor's own rule. */
+  get idempotencyKey(): string {
+    const data = this.#data;
+    this.#idempotencyKey ??= idempotencyKeyOf(data.runId ?? undefined, data.callId, data.args);
+    return this.#idempotencyKey;
+  }
+}
+
+/**
  * Runs one attempt of a call as the in-process executor would: parse the arguments with
  * the tool's schema, call `execute` with a context carrying the orchestrator's
  * idempotency key, honour the tool's `timeout_ms`, and turn the outcome into an answer.
@@ -51,21 +87,7 @@ export async function runAttempt(
     return { result: { ok: false, code: 'cancelled', message }, retryable: false };
   }
   const call: ToolCall = { id: data.callId, name: data.tool, arguments: data.args, depends_on: [] };
-  let idempotencyKey = data.idempotencyKey;
-  const context: ToolContext = {
-    get signal() {
-      return stop.signal;
-    },
-    // Computed on first read (most tools never read it), by the executor's own rule.
-    get idempotencyKey() {
-      idempotencyKey ??= idempotencyKeyOf(data.runId ?? undefined, data.callId, data.args);
-      return idempotencyKey;
-    },
-    call,
-    attempt: options.attempt,
-    runId: data.runId ?? undefined,
-    reportProgress: options.reportProgress,
-  };
+  const context = new WorkerToolContext(call, data, options);
   const limit = timeLimitOf(tool);
   // One promise for the attempt: the tool's outcome or its stop, whichever comes first.
   return new Promise<AttemptOutcome>((resolve) => {
