@@ -21,7 +21,9 @@ const agent = createAgent({
   provider: scriptedProvider([{ toolCalls: [{ id: 'call_1', name: 'stuck.forever', arguments: {} }] }]),
   tools: [stuck],
   journal: new InMemoryRunJournal(),
-  lease: { ttlMs: 2000 },
+  // Long enough that a process starved of CPU (a second suite beside it) never loses the
+  // lease before it exits: the test is about the renewal timer not keeping it alive.
+  lease: { ttlMs: 60_000 },
 });
 agent.run('Go.', { runId: 'run_idle' }).then(
   () => console.log('finished'),

@@ -158,7 +158,7 @@ describe.runIf(process.platform === 'linux')(
         });
         expect(escapes).toBe(0);
       },
-      60_000,
+      120_000,
     );
 
     it.each(operations)(
@@ -185,7 +185,7 @@ describe.runIf(process.platform === 'linux')(
             : await race(root, outside, flip, operation, target);
         expect(result.escapes).toBe(0);
       },
-      60_000,
+      120_000,
     );
 
     it.each(operations)(
@@ -204,7 +204,7 @@ describe.runIf(process.platform === 'linux')(
         expect(escapes).toBe(0);
         expect(succeeded).toBeGreaterThanOrEqual(0);
       },
-      60_000,
+      120_000,
     );
   },
 );

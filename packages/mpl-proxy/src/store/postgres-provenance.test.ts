@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { get } from 'node:http';
 import { type ProvenanceEntry, verifyChain } from '@mtpx/mpl';
 import type { CallResponseBody } from '@mtpx/mpl/internal';
 import pg from 'pg';
@@ -22,6 +23,32 @@ afterAll(async () => {
   await pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await pool.end();
 });
+
+/**
+ * GETs `url` as JSON on a connection of its own. The reads after the load phase must not
+ * reuse a client connection idle since then: with this process starved of CPU (a second
+ * suite beside it), the client's timers can fire after the proxy closed the connection
+ * (1 s after its keep-alive hint), and the reused socket fails with `other side closed`.
+ */
+function getJson(url: string): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    get(url, { agent: false }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () => {
+        try {
+          resolve(JSON.parse(text));
+        } catch (error) {
+          reject(error);
+        }
+      });
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 function reasoningCall(planId: string, index: number) {
   return {
@@ -77,13 +104,13 @@ describe('mpl serve --provenance postgres://…', () => {
       expect(acknowledged.length).toBeGreaterThanOrEqual(killAfter);
 
       const reader = survivors[0] as ServeProcess;
-      const { chain } = (await (
-        await fetch(`${reader.url}/provenance?planId=${planId}&payloads=true`)
-      ).json()) as { chain: ProvenanceEntry[] };
+      const { chain } = (await getJson(
+        `${reader.url}/provenance?planId=${planId}&payloads=true`,
+      )) as { chain: ProvenanceEntry[] };
       expect(verifyChain(chain)).toMatchObject({ valid: true, problems: [] });
-      expect(
-        await (await fetch(`${reader.url}/provenance/verify?planId=${planId}`)).json(),
-      ).toMatchObject({ valid: true });
+      expect(await getJson(`${reader.url}/provenance/verify?planId=${planId}`)).toMatchObject({
+        valid: true,
+      });
       // One chain: every seq once, and every acknowledged entry at its place, unchanged.
       expect(new Set(acknowledged.map((ack) => ack.provenance.seq)).size).toBe(acknowledged.length);
       expect(chain.length).toBeGreaterThanOrEqual(acknowledged.length);
@@ -96,7 +123,7 @@ describe('mpl serve --provenance postgres://…', () => {
           parent_hash: ack.provenance.parent_hash,
         });
       }
-      const capabilities = (await (await fetch(`${reader.url}/capabilities`)).json()) as {
+      const capabilities = (await getJson(`${reader.url}/capabilities`)) as {
         capabilities: { durable_provenance: boolean };
       };
       expect(capabilities.capabilities.durable_provenance).toBe(true);
