@@ -22,7 +22,7 @@ const linesPerRow: Record<number, number> = {
   2: 7,
   3: 3,
   4: 5,
-  5: 11,
+  5: 12,
   6: 6,
   7: 14,
   8: 4,

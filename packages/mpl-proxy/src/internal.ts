@@ -14,3 +14,4 @@ export type { CallRouteContext } from './routes/call-context';
 export { statusOf } from './routes/error-status';
 export { MessageHub } from './routes/message-hub';
 export { isPostgresUrl } from './store/postgres-provenance';
+export { WalSync } from './store/wal-sync';

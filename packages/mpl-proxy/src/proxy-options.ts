@@ -48,7 +48,10 @@ export interface ProxyOptions {
    * (`allowedHosts`, or the loopback names when bound to loopback).
    */
   allowedOrigins?: readonly string[];
-  /** Time to receive a request's headers (default 10 s; then 408). */
+  /**
+   * Time to receive a request's headers (default 10 s; then 408), counted from the
+   * connection's opening for its first request and from the first byte of each later one.
+   */
   headersTimeoutMs?: number;
   /** Time to receive a whole request, body included (default 30 s; then 408). */
   requestTimeoutMs?: number;

@@ -37,5 +37,6 @@ it('./internal exports exactly what the proxy shares outside its public API', ()
     'LOOPBACK_HOSTS',
     'MessageHub',
     'statusOf',
+    'WalSync',
   ]);
 });

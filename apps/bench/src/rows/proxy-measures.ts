@@ -73,6 +73,30 @@ export function syncsBetween(before: LogSyncCount, after: LogSyncCount): LogSync
   };
 }
 
+/** What a server's log syncs set: the time of one, the entries it carried, and the ceiling. */
+export interface SyncCeiling {
+  /** Mean time of one sync under the load, in ms. */
+  syncMs: number;
+  /** Answers each sync made durable, on average. */
+  entriesPerSync: number;
+  /**
+   * The most answers per second the sync time allows: each answer waits for a sync begun
+   * after its write, so `connections` callers are answered at most once per sync each.
+   */
+  ceiling: number;
+}
+
+/** The sync ceiling of `connections` callers, from the syncs counted during their load. */
+export function syncCeiling(count: LogSyncCount, connections: number): SyncCeiling {
+  if (count.syncs === 0) return { syncMs: 0, entriesPerSync: 0, ceiling: 0 };
+  const syncMs = (count.seconds * 1000) / count.syncs;
+  return {
+    syncMs,
+    entriesPerSync: count.entries / count.syncs,
+    ceiling: connections / (syncMs / 1000),
+  };
+}
+
 /**
  * Every call a proxy answered 2xx (the warm-up's included) must be in the verified chain
  * of `planId`, which `url` serves.

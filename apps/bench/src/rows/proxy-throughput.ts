@@ -8,6 +8,7 @@ import { LoadProcess } from '../load/load-client';
 import type { LoadReport } from '../load/load-protocol';
 import { startBareCluster } from '../support/bare-cluster';
 import { startBareServer } from '../support/bare-server';
+import { type BareSyncedServer, startBareSyncedServer } from '../support/bare-synced-server';
 import { formatNumber } from '../support/format';
 import type { ResultLine, RowResult } from '../support/results';
 import { interleave, pairedRatios, summarize } from '../support/stats';
@@ -15,9 +16,11 @@ import { loadTaskPlan, taskPlanStype } from '../support/task-plan';
 import {
   checkChain,
   idleSyncMs,
+  type LogSyncCount,
   latencyDetails,
   latencyNote,
   logSyncs,
+  syncCeiling,
   syncsBetween,
 } from './proxy-measures';
 import { benchSchema, type ServeProcess, startServe } from './proxy-processes';
@@ -52,6 +55,10 @@ const ceilingTarget = 0.8;
  * - `mpl serve --workers 2` on SQLite (`normal` and `full`): two `node:cluster` workers on one
  *   port and one database (the way the proxy runs on more than one core), beside its fair
  *   peer, the bare server in two `node:cluster` workers.
+ *
+ * Beside the bare server, a bare *synced* server answers each request after the same group
+ * commit the `full` store uses (an `fdatasync` begun after its write): the share of its
+ * sync ceiling it reaches is what any server waiting for such a sync reaches here.
  */
 export async function proxyRow(config: BenchConfig): Promise<RowResult> {
   const { durationSeconds, connections, repetitions } = config.proxy;
@@ -61,6 +68,7 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
   const loader = await LoadProcess.start();
   let bare: Awaited<ReturnType<typeof startBareServer>> | undefined;
   let bareTwo: Awaited<ReturnType<typeof startBareCluster>> | undefined;
+  let bareSynced: BareSyncedServer | undefined;
   try {
     const inProcess = async (options: Parameters<typeof startProxy>[0]) => {
       const proxy = await startProxy({ port: 0, ...options });
@@ -121,6 +129,12 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     }
     bare = await startBareServer(answer);
     bareTwo = await startBareCluster(answer, 2);
+    bareSynced = await startBareSyncedServer(answer, dataDir);
+    const syncedServer = bareSynced;
+    const bareSyncs = (): LogSyncCount => {
+      const stats = syncedServer.syncStats;
+      return { syncs: stats.syncs, seconds: stats.seconds, entries: stats.commits };
+    };
     // Each mpl serve process answers once before any timed load: its first call opens its
     // pool to PostgreSQL, which a short warm-up could spend whole on a busy machine.
     for (const server of [first, second, workersNormal, workersFull]) {
@@ -157,6 +171,7 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       workersNormal: `${workersNormal.url}/call`,
       workersFull: `${workersFull.url}/call`,
       bare: bare.url,
+      bareSynced: bareSynced.url,
       bareTwo: bareTwo.url,
     };
     // Warm every server up (JIT, page caches, pools) before anything is measured.
@@ -168,6 +183,7 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       warmUps[name] = await load(url, (twoProcesses.has(name) ? 2 : 1) * warmUpSeconds);
     const idleSync = idleSyncMs(dataDir, config.mode === 'full' ? 200 : 10);
     const syncsBefore = logSyncs(fullProxy);
+    const bareSyncsBefore = bareSyncs();
     const reports = await interleave(repetitions, [
       ['full', () => load(targets.full, durationSeconds)],
       ['normal', () => load(targets.normal, durationSeconds)],
@@ -178,11 +194,13 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       ['workersNormal', () => load(targets.workersNormal, durationSeconds)],
       ['workersFull', () => load(targets.workersFull, durationSeconds)],
       ['bare', () => load(targets.bare, durationSeconds)],
+      ['bareSynced', () => load(targets.bareSynced, durationSeconds)],
       ['bareTwo', () => load(targets.bareTwo, durationSeconds)],
     ] as const);
     const rate = (report: LoadReport) => report.requestsPerSecond;
     const rates = (name: keyof typeof reports) => reports[name].map(rate);
-    const syncs = syncsBetween(syncsBefore, logSyncs(fullProxy));
+    const fullSyncs = syncCeiling(syncsBetween(syncsBefore, logSyncs(fullProxy)), connections);
+    const syncedSyncs = syncCeiling(syncsBetween(bareSyncsBefore, bareSyncs()), connections);
     // The latency a user sees when the durable proxy is not saturated: half the rate it
     // reached, offered evenly over the same connections.
     const halfRate = Math.max(1, Math.round(summarize(rates('full')).median / 2));
@@ -229,11 +247,15 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     });
     // Each answer of the full proxy waits for a sync of the log that began after its commit,
     // so `connections` callers can be answered at most `connections` times per sync: the
-    // ceiling the disk sets, at the sync time measured under this load.
-    const syncMs = syncs.syncs === 0 ? 0 : (syncs.seconds * 1000) / syncs.syncs;
-    const syncCeiling = syncMs === 0 ? 0 : connections / (syncMs / 1000);
-    const entriesPerSync = syncs.syncs === 0 ? 0 : syncs.entries / syncs.syncs;
-    const ofCeiling = syncCeiling === 0 ? 0 : summarize(rates('full')).median / syncCeiling;
+    // ceiling the disk sets, at the sync time measured under this load. The bare synced
+    // server's share of its own ceiling is what waiting for such a sync leaves reachable.
+    const shareOf = (name: keyof typeof reports, sync: { ceiling: number }) =>
+      sync.ceiling === 0 ? 0 : summarize(rates(name)).median / sync.ceiling;
+    const ofCeiling = shareOf('full', fullSyncs);
+    const bareOfCeiling = shareOf('bareSynced', syncedSyncs);
+    const fullOverSynced = pairedRatios(rates('full'), rates('bareSynced'));
+    const syncNote = (sync: ReturnType<typeof syncCeiling>, share: number) =>
+      `each fdatasync took ${formatNumber(sync.syncMs)} ms under this load and carried ${formatNumber(sync.entriesPerSync)} entries: at most ${formatNumber(sync.ceiling)} req/s over ${connections} connections; ${formatNumber(share * 100)} % of it`;
     const normalRatio = pairedRatios(rates('normal'), rates('bare')).median;
     const fastOverNode = pairedRatios(rates('fast'), rates('normal'));
     const scaling = pairedRatios(rates('postgresTwo'), rates('postgres'));
@@ -263,7 +285,7 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       line(
         'MPL proxy (qom-basic, SQLite provenance, synchronous=full: survives a power loss)',
         reports.full,
-        `${latencyNote(reports.full)} · every answered call in the verified chain · each fdatasync of the log took ${formatNumber(syncMs)} ms under this load (${formatNumber(idleSync)} ms idle) and carried ${formatNumber(entriesPerSync)} entries: at most ${formatNumber(syncCeiling)} req/s over ${connections} connections; ${formatNumber(ofCeiling * 100)} % of it (target ≥ ${ceilingTarget * 100} %)`,
+        `${latencyNote(reports.full)} · every answered call in the verified chain · ${syncNote(fullSyncs, ofCeiling)} (target ≥ ${ceilingTarget * 100} %; ${formatNumber(idleSync)} ms idle) · ${formatNumber(fullOverSynced.median)}× (${formatNumber(fullOverSynced.min)} – ${formatNumber(fullOverSynced.max)}) the bare synced server`,
       ),
       line(
         'MPL proxy (SQLite provenance, synchronous=normal: survives kill -9)',
@@ -304,6 +326,11 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
       workersLine('full', reports.workersFull, rates('full')),
       line('bare `node:http`, fixed JSON', reports.bare, latencyNote(reports.bare), null),
       line(
+        'bare `node:http`, synced: each answer after a shared fdatasync of the file its body was appended to',
+        reports.bareSynced,
+        `${latencyNote(reports.bareSynced)} · the full store's group commit, nothing else · ${syncNote(syncedSyncs, bareOfCeiling)}`,
+      ),
+      line(
         'bare `node:http`, fixed JSON, 2 processes (node:cluster)',
         reports.bareTwo,
         `${latencyNote(reports.bareTwo)} · its own processes`,
@@ -323,6 +350,7 @@ export async function proxyRow(config: BenchConfig): Promise<RowResult> {
     await loader.stop();
     await bare?.close();
     await bareTwo?.close();
+    await bareSynced?.close();
     for (const server of started.reverse())
       await ('close' in server ? server.close() : server.stop());
     await schema.drop();

@@ -23,6 +23,14 @@ export async function startBareServer(json: string): Promise<BareServer> {
       response.end(body);
     });
   });
+  return listenOnLoopback(server);
+}
+
+/**
+ * Starts `server` on 127.0.0.1 at a free port: its URL, and a close that ends its open
+ * connections first.
+ */
+export async function listenOnLoopback(server: Server): Promise<BareServer> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

@@ -94,6 +94,8 @@ describe('the Inspector keep-alive', () => {
       });
       expect(report.requests).toBe(160);
       expect(report.failures).toEqual([]);
+      // A reuse sent too late to test anything (a starved machine) is not the server's doing.
+      expect(report.late.length, report.late.join('; ')).toBeLessThan(report.requests / 4);
     },
   );
 });

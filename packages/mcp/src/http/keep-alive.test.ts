@@ -54,6 +54,8 @@ describe('serveMcp keep-alive', () => {
       });
       expect(report.requests).toBe(160);
       expect(report.failures).toEqual([]);
+      // A reuse sent too late to test anything (a starved machine) is not the server's doing.
+      expect(report.late.length, report.late.join('; ')).toBeLessThan(report.requests / 4);
     },
   );
 });

@@ -29,6 +29,9 @@ export interface LogSyncStats {
  *
  * A failed sync is final: the kernel may have dropped the unsynced pages, so every waiting
  * and later `durable()` rejects, and the store must be reopened.
+ *
+ * @internal Exported from `@mtpx/mpl-proxy/internal` for the bench, whose synced baseline
+ * server groups its syncs with this same class.
  */
 export class WalSync {
   /** The log file (`<database>-wal`). */
