@@ -27,8 +27,8 @@ export interface KeepAliveReport {
  * answers a request after it was sent, so a correct server closes no earlier than the
  * advertised timeout and the margin after the request before; a reuse that failed and was
  * sent that long after the one before is reported as {@link KeepAliveReport.late}, not as
- * a failure. The reuses a server closing at the hint breaks are sent about 1 s after the
- * one before, well inside it.
+ * a failure. The reuses a server closing at the hint breaks were sent 1.1–1.8 s after the
+ * one before in a scratch run at a load of 22: inside the 1.9 s a 1 s hint allows.
  */
 export async function probeKeepAlive(options: {
   url: string;
