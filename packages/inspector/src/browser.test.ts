@@ -79,6 +79,9 @@ beforeAll(async () => {
     viewport: { width: 1280, height: 900 },
   });
   page = browser.pages()[0] ?? (await browser.newPage());
+  // A starved machine (a second suite beside this one) renders slowly: each step may wait
+  // up to 100 s, within the tests' 120 s; nothing waits on these limits otherwise.
+  page.setDefaultTimeout(100_000);
 }, 60_000);
 
 afterAll(async () => {
@@ -88,7 +91,7 @@ afterAll(async () => {
   if (profileDir) await rm(profileDir, { recursive: true, force: true });
 });
 
-describe('the Inspector in chromium', () => {
+describe('the Inspector in chromium', { timeout: 120_000 }, () => {
   it('the demo run: six calls of one response, three started while the model was writing, $ref edges, the answer 31', async () => {
     await page.goto(`${base}/`);
     await page.locator('tr[data-run="run_demo"]').waitFor();
