@@ -1,14 +1,14 @@
-import { PassThrough } from 'node:stream';
 import type { AgentEvent } from '@mtpx/agent';
 import { Terminal } from '@mtpx/example-kit';
+import { WrittenText } from '@mtpx/example-kit/testing';
 import { TimelineView } from '@mtpx/inspector';
 import { describe, expect, it } from 'vitest';
 
 function render(events: AgentEvent[], color: boolean): string {
-  const out = new PassThrough();
+  const out = new WrittenText();
   const view = new TimelineView(new Terminal(out, color), { chartWidth: 20 });
   for (const event of events) view.handle(event);
-  return String(out.read() ?? '');
+  return out.text();
 }
 
 const base = { runId: 'run_1', at: 5 };

@@ -1,13 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { shorten, shouldColor, Terminal } from './terminal';
+import { WrittenText } from './written-text';
 
 const tty = Object.assign(new PassThrough(), { isTTY: true });
 const pipe = new PassThrough();
-
-function written(stream: PassThrough): string {
-  return stream.read()?.toString() ?? '';
-}
 
 describe('shouldColor', () => {
   it('follows --color / --no-color first, then NO_COLOR, FORCE_COLOR and the stream', () => {
@@ -29,15 +26,15 @@ describe('shouldColor', () => {
 
 describe('Terminal', () => {
   it('writes lines, and holds them back while a question is open', () => {
-    const out = new PassThrough();
+    const out = new WrittenText();
     const terminal = new Terminal(out, false);
     terminal.line('one');
     terminal.hold();
     terminal.line('two');
     terminal.line();
-    expect(written(out)).toBe('one\n');
+    expect(out.text()).toBe('one\n');
     terminal.release();
-    expect(written(out)).toBe('two\n\n');
+    expect(out.text()).toBe('one\ntwo\n\n');
   });
 
   it('pads labels so the lines after them align, coloured only when asked', () => {

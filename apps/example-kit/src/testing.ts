@@ -5,3 +5,4 @@ export {
   runAppProcess,
   spawnAppProcess,
 } from './app-process';
+export { WrittenText } from './written-text';

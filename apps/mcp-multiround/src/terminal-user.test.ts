@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { LineReader } from '@mtpx/example-kit';
+import { WrittenText } from '@mtpx/example-kit/testing';
 import type { ElicitationParams } from '@mtpx/mcp';
 import { describe, expect, it } from 'vitest';
 import { isDate, parseFieldInput, terminalUser, type UserEvents } from './terminal-user';
@@ -66,7 +67,7 @@ describe('the person at the terminal', () => {
 
   it('at a terminal, asks again until the answer fits, and cancels at the end of input', async () => {
     const input = new PassThrough();
-    const output = new PassThrough();
+    const output = new WrittenText();
     const lines = new LineReader(input);
     const user = terminalUser({ preset: {}, events: recorder(), terminal: { lines, output } });
     input.write('soon\n2026-12-24\n'); // typed ahead: both lines arrive at once
@@ -74,7 +75,7 @@ describe('the person at the terminal', () => {
       action: 'accept',
       content: { date: '2026-12-24' },
     });
-    expect(output.read()?.toString()).toBe(
+    expect(output.text()).toBe(
       '  Date (YYYY-MM-DD):   a date as YYYY-MM-DD\n  Date (YYYY-MM-DD): ',
     );
     const cancelled = user(dateForm, { signal });

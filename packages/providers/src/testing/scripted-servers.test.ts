@@ -124,11 +124,18 @@ describe('startModelServer', () => {
     const response = await fetch(server.url, { method: 'POST', body: '{}' });
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     const decoder = new TextDecoder();
-    expect(decoder.decode((await reader.read()).value)).toBe('data: first\n\n');
+    // The first event, in however many chunks it arrives, before the second is released.
+    let first = '';
+    while (first.length < 'data: first\n\n'.length) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      first += decoder.decode(chunk.value, { stream: true });
+    }
+    expect(first).toBe('data: first\n\n');
     release();
     let rest = '';
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-      rest += decoder.decode(chunk.value);
+      rest += decoder.decode(chunk.value, { stream: true });
     }
     expect(rest).toBe('data: second\n\n');
   });
