@@ -2,10 +2,14 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { defineConfig, type ViteUserConfig } from 'vitest/config';
 
+/** The Node.js major running the tests: each runtime CI tests writes a report of its own. */
+const nodeMajor = process.versions.node.split('.')[0];
+
 /**
  * The vitest configuration every package and app shares: co-located tests, the
- * `__PACKAGE_VERSION__` constant that tsup also defines, and a JSON report per
- * package that `.ci/run` sums into its closing `N passed, N failed` line.
+ * `__PACKAGE_VERSION__` constant that tsup also defines, and a JSON report per package
+ * and Node.js major (`test-results/vitest-node<major>.json`) that `.ci/run` sums into its
+ * `N passed, N failed` lines.
  */
 export function packageVitestConfig(directory: string, overrides: ViteUserConfig['test'] = {}) {
   const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
@@ -15,7 +19,10 @@ export function packageVitestConfig(directory: string, overrides: ViteUserConfig
     define: { __PACKAGE_VERSION__: JSON.stringify(manifest.version ?? '0.0.0') },
     test: {
       include: ['src/**/*.test.ts', 'examples/**/*.test.ts'],
-      reporters: ['default', ['json', { outputFile: join(directory, 'test-results/vitest.json') }]],
+      reporters: [
+        'default',
+        ['json', { outputFile: join(directory, 'test-results', `vitest-node${nodeMajor}.json`) }],
+      ],
       typecheck: { enabled: true, include: ['src/**/*.test-d.ts'] },
       restoreMocks: true,
       // Test files share their worker's module graph instead of importing it again each

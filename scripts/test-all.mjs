@@ -1,11 +1,13 @@
 #!/usr/bin/env node
-// `pnpm test`: every package's and app's tests (turbo, cached), then the one-line total of
-// scripts/test-summary.mjs — `N passed, N failed` — as the last line. Exits non-zero when
-// turbo failed or any test did. Extra arguments go to turbo (`pnpm test --filter=@mtpx/mcp`).
+// `pnpm test`: every package's and app's tests (turbo, cached) on the Node running it, then
+// the one-line total of scripts/test-summary.mjs — `N passed, N failed` — as the last line.
+// Exits non-zero when turbo failed or any test did. Extra arguments go to turbo
+// (`pnpm test --filter=@mtpx/mcp`). Another Node: `pnpm test:node 22` (scripts/on-node.mjs).
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
+const major = process.versions.node.split('.')[0];
 // turbo restores a cached package's report with its outputs, so the total matches this run.
 // `--continue`: a failing package never stops (and so hides) another package's tests.
 const turbo = spawnSync(
@@ -14,12 +16,20 @@ const turbo = spawnSync(
   {
     cwd: root,
     stdio: 'inherit',
+    // turbo.json keys the test task's cache on it: a run on one Node never replays another's.
+    env: { ...process.env, MTPX_TEST_NODE: process.versions.node },
   },
 );
 const failedRun = turbo.status === 0 ? 0 : 1;
 const summary = spawnSync(
   process.execPath,
-  [join(import.meta.dirname, 'test-summary.mjs'), '--extra-failures', String(failedRun)],
+  [
+    join(import.meta.dirname, 'test-summary.mjs'),
+    '--runtimes',
+    major,
+    '--extra-failures',
+    String(failedRun),
+  ],
   { cwd: root, stdio: 'inherit' },
 );
 process.exitCode = failedRun !== 0 || summary.status !== 0 ? 1 : 0;

