@@ -132,22 +132,32 @@ export function trackAnswer(
   owed.set(response, request);
 }
 
-/** Resolves once every answer owed for a request read in full is written (or dropped). */
-function owedAnswersWritten(socket: Socket): Promise<void> | undefined {
+/**
+ * Calls `then` once every answer owed for a request read in full is written (or dropped),
+ * synchronously from the last one's `finish`: before `node:http`'s own listener, which ends
+ * a `Connection: close` answer's connection right then (Node 22 and later parse a request
+ * pipelined behind it while the answer is still owed; Node 20 only after). Returns false,
+ * without calling `then`, when nothing is owed.
+ */
+function afterOwedAnswers(socket: Socket, then: () => void): boolean {
   const owed = answersInFlight.get(socket);
-  if (owed === undefined) return undefined;
+  if (owed === undefined) return false;
   // A request still being read (its body stalled or malformed) is the one refused.
   const pending = [...owed].filter(([response, request]) => request.complete && !settled(response));
-  if (pending.length === 0) return undefined;
-  return Promise.all(
-    pending.map(
-      ([response]) =>
-        new Promise<void>((resolve) => {
-          response.once('finish', resolve);
-          response.once('close', resolve);
-        }),
-    ),
-  ).then(() => undefined);
+  if (pending.length === 0) return false;
+  let left = pending.length;
+  for (const [response] of pending) {
+    let counted = false;
+    const done = () => {
+      if (counted) return;
+      counted = true;
+      left -= 1;
+      if (left === 0) then();
+    };
+    response.prependOnceListener('finish', done);
+    response.prependOnceListener('close', done);
+  }
+  return true;
 }
 
 /**
@@ -162,13 +172,9 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Socket):
     return;
   }
   const refuse = () => refuseConnection(socket, refusal.status, error.code);
-  const written = owedAnswersWritten(socket);
-  if (written === undefined) refuse();
-  else {
-    // Nothing more is read from this connection; the refusal follows the owed answers.
-    socket.pause();
-    void written.then(refuse);
-  }
+  // Nothing more is read from this connection; the refusal follows the owed answers.
+  if (afterOwedAnswers(socket, refuse)) socket.pause();
+  else refuse();
 }
 
 /**

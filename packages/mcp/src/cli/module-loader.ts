@@ -32,15 +32,23 @@ function resolveTsxFrom(directory: string): string | undefined {
   }
 }
 
-function isUnknownExtension(error: unknown): boolean {
-  return (error as { code?: unknown })?.code === 'ERR_UNKNOWN_FILE_EXTENSION';
-}
+/** Node's own refusals of a TypeScript module that tsx would load. */
+const NODE_TYPESCRIPT_REFUSALS = new Set([
+  // Node 20, or 22 without type stripping: no TypeScript at all.
+  'ERR_UNKNOWN_FILE_EXTENSION',
+  // Type stripping (Node 22.18 and later): a relative import without its extension.
+  'ERR_MODULE_NOT_FOUND',
+  // Type stripping: syntax it does not erase (enums, parameter properties, namespaces).
+  'ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX',
+]);
 
 /**
- * Imports the module `mtpx-mcp` serves. A TypeScript module (`.ts`, `.mts`, `.cts`) that
- * Node cannot load by itself (Node 20; 22 without type stripping) goes through the
- * project's own `tsx` when it has one; without it, the error says what to do instead of
- * Node's bare `Unknown file extension ".ts"`.
+ * Imports the module `mtpx-mcp` serves. A TypeScript module (`.ts`, `.mts`, `.cts`) goes
+ * through the project's own `tsx` whenever it has one, on every Node: Node 22.18 and later
+ * strip types by themselves, but do not read a project as tsx does (extensionless relative
+ * imports, TypeScript-only syntax), so one module loads the same on Node 20 and on 26.
+ * Without tsx, Node loads it; when Node cannot, the error says what to do instead of
+ * Node's bare `Unknown file extension ".ts"` or `Cannot find module`.
  */
 export async function importServerModule(
   modulePath: string,
@@ -49,20 +57,28 @@ export async function importServerModule(
   const importUrl =
     hooks.importUrl ?? ((url: string) => import(url) as Promise<Record<string, unknown>>);
   const file = resolve(modulePath);
-  try {
-    return await importUrl(pathToFileURL(file).href);
-  } catch (error) {
-    if (!TYPESCRIPT.has(extname(file)) || !isUnknownExtension(error)) throw error;
-    const tsx = (hooks.resolveTsx ?? resolveTsxFrom)(dirname(file));
-    if (tsx === undefined)
-      throw new McpAdapterError({
-        code: 'adapter_error',
-        message: `mtpx-mcp: Node ${process.versions.node} cannot load the TypeScript module ${modulePath} by itself. Install tsx in its project (npm install --save-dev tsx) and mtpx-mcp loads it through tsx, or compile it and serve the .js file (mtpx-mcp ${modulePath.replace(/\.([mc]?)ts$/, '.$1js')}).`,
-        cause: error,
-      });
+  const url = pathToFileURL(file).href;
+  if (!TYPESCRIPT.has(extname(file))) return importUrl(url);
+  const tsx = (hooks.resolveTsx ?? resolveTsxFrom)(dirname(file));
+  if (tsx !== undefined) {
     const api = (await importUrl(pathToFileURL(tsx).href)) as {
       tsImport: (specifier: string, parent: string) => Promise<Record<string, unknown>>;
     };
-    return api.tsImport(pathToFileURL(file).href, import.meta.url);
+    return api.tsImport(url, import.meta.url);
+  }
+  try {
+    return await importUrl(url);
+  } catch (error) {
+    const code = (error as { code?: unknown })?.code;
+    if (typeof code !== 'string' || !NODE_TYPESCRIPT_REFUSALS.has(code)) throw error;
+    const compiled = `mtpx-mcp ${modulePath.replace(/\.([mc]?)ts$/, '.$1js')}`;
+    throw new McpAdapterError({
+      code: 'adapter_error',
+      message:
+        code === 'ERR_UNKNOWN_FILE_EXTENSION'
+          ? `mtpx-mcp: Node ${process.versions.node} cannot load the TypeScript module ${modulePath} by itself. Install tsx in its project (npm install --save-dev tsx) and mtpx-mcp loads it through tsx, or compile it and serve the .js file (${compiled}).`
+          : `mtpx-mcp: Node ${process.versions.node} stripped the types of ${modulePath} but could not load it (${(error as Error).message.split('\n')[0]}): Node's own loader needs the extension in every relative import and no TypeScript-only syntax. Install tsx in its project (npm install --save-dev tsx) and mtpx-mcp loads it through tsx, or compile it and serve the .js file (${compiled}).`,
+      cause: error,
+    });
   }
 }

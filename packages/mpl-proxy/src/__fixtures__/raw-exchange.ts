@@ -1,4 +1,5 @@
-import type { Socket } from 'node:net';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
 import { open, rawRequest } from './raw-http';
 
 /** One HTTP/1.x response read off a raw connection. */
@@ -230,3 +231,27 @@ export function chunkedBody(...pieces: Array<string | Buffer>): Buffer {
   parts.push(Buffer.from('0\r\n\r\n'));
   return Buffer.concat(parts);
 }
+
+/**
+ * The status a bare `node:http` server of this runtime answers `bytes` with (200 once it
+ * has read a request, its parser's own 400 otherwise): the reference for the heads whose
+ * reading changed between Node releases (llhttp).
+ */
+export async function bareNodeHttpStatus(bytes: (host: string) => string): Promise<number> {
+  const server = createServer((request, response) => {
+    request.resume();
+    request.once('end', () => response.end());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const exchange = await openExchange(port);
+  try {
+    await exchange.send(bytes(`127.0.0.1:${port}`));
+    return (await exchange.reader.next()).status;
+  } finally {
+    exchange.socket.destroy();
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+}
+

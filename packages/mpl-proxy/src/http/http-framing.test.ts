@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  bareNodeHttpStatus,
   chunkedBody,
   keepAliveRequest,
   nextTurn,
@@ -334,13 +335,22 @@ describe.each(['node', 'fast'] as const)('the %s HTTP layer', (httpLayer) => {
       await reader.closed();
     });
 
-    it('refuses a Content-Length with a trailing tab', async () => {
+    it('reads a Content-Length with a trailing tab as node:http does (Node 20 refuses it, 22 and later take the tab as whitespace)', async () => {
+      const request = (host: string) =>
+        `POST /call HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nX-MPL-SType: org.agent.TaskPlan.v1\r\nContent-Length: ${Buffer.byteLength(planBody)}\t\r\n\r\n${planBody}`;
+      // RFC 9110 §5.5: a field value's trailing whitespace (OWS: space or tab) is not part of
+      // it. Node 20's llhttp refuses this head anyway; the proxy reads heads as node:http does.
+      const reference = await bareNodeHttpStatus(request);
       const { reader, send } = await connect();
-      await send(
-        `POST /call HTTP/1.1\r\nHost: ${hostOf()}\r\nContent-Type: application/json\r\nX-MPL-SType: org.agent.TaskPlan.v1\r\nContent-Length: ${Buffer.byteLength(planBody)}\t\r\n\r\n${planBody}`,
-      );
-      expect((await reader.next()).status).toBe(400);
-      await reader.closed();
+      await send(request(hostOf()));
+      if (reference === 400) {
+        expect((await reader.next()).status).toBe(400);
+        await reader.closed();
+      } else {
+        expect(reference).toBe(200);
+        expectCallAnswer(await reader.next());
+        await expectAlive();
+      }
     });
 
     it('closes after answering Proxy-Connection: close', async () => {
