@@ -258,6 +258,9 @@ export async function startModelServer(options: ModelServerOptions): Promise<Mod
     });
   });
 
+  // An idle connection stays open as long as a real API keeps it: with node:http's 5 s, a
+  // client reusing one on a starved machine (its timers late) met the close (ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
