@@ -54,6 +54,10 @@ beforeAll(async () => {
     viewport: { width: 1100, height: 900 },
   });
   page = browser.pages()[0] ?? (await browser.newPage());
+  // A starved machine (CI's other runtimes, or a second suite, beside this one) loads and
+  // renders slowly: each step, navigation included, may wait up to 100 s within the test's
+  // 120 s (playwright's default is 30 s). Nothing waits on these limits otherwise.
+  page.setDefaultTimeout(100_000);
 });
 
 afterAll(async () => {

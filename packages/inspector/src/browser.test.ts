@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAgent, InMemoryRunJournal } from '@mtpx/agent';
@@ -142,6 +142,21 @@ describe('the Inspector in chromium', { timeout: 120_000 }, () => {
     await page.locator('tr[data-run="run_demo"]').waitFor();
     await page.keyboard.press('Escape');
     await page.keyboard.press('j');
+    const focusedRun = () =>
+      page.evaluate(() => document.activeElement?.closest('tr')?.getAttribute('data-run'));
+    expect(await focusedRun()).toBe('run_demo');
+    // The list refreshes every 2 s and rebuilds its rows: a new run shows up, and the focused
+    // row keeps the focus (before, a refresh between j and Enter lost it, and Enter did nothing).
+    const demo = await readFile(
+      join(import.meta.dirname, '__fixtures__', 'demo-run.jsonl'),
+      'utf8',
+    );
+    await writeFile(
+      join(dataDir, 'runs', 'run_again.jsonl'),
+      demo.replaceAll('"run_demo"', '"run_again"'),
+    );
+    await page.locator('tr[data-run="run_again"]').waitFor();
+    expect(await focusedRun()).toBe('run_demo');
     expect(await page.evaluate(() => document.activeElement?.textContent)).toContain(
       'What is 15 + (4 × (18 − 6)) / 3?',
     );

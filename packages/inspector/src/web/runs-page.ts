@@ -54,6 +54,13 @@ export async function runsPage(
   let runs: RunSummary[] = [];
 
   const render = () => {
+    // The list is rebuilt on every refresh: the focused row's link or checkbox gets the
+    // focus back, so keyboard navigation (j, k, Enter) survives a refresh.
+    const focused = document.activeElement;
+    const focusedRun = body.contains(focused)
+      ? focused?.closest('tr[data-run]')?.getAttribute('data-run')
+      : undefined;
+    const focusedPart = focused?.tagName === 'INPUT' ? 'input' : 'a[data-nav]';
     const shown = runs.filter((run) => matches(run, filter.value.trim(), status.value));
     count.textContent = `${shown.length} of ${runs.length} runs`;
     body.replaceChildren(
@@ -125,9 +132,21 @@ export async function runsPage(
           ),
         ),
       );
+    if (focusedRun !== undefined && focusedRun !== null) {
+      const row = [...body.querySelectorAll('tr[data-run]')].find(
+        (candidate) => candidate.getAttribute('data-run') === focusedRun,
+      );
+      row?.querySelector<HTMLElement>(focusedPart)?.focus();
+    }
   };
+  let shownJson = '';
   const load = async () => {
-    runs = (await fetchRuns()).runs;
+    const loaded = (await fetchRuns()).runs;
+    // An unchanged list is left as it is (nothing to re-render every 2 s).
+    const loadedJson = JSON.stringify(loaded);
+    if (loadedJson === shownJson) return;
+    shownJson = loadedJson;
+    runs = loaded;
     render();
   };
   filter.addEventListener('input', render);
