@@ -1,9 +1,27 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineConfig, type ViteUserConfig } from 'vitest/config';
+import { defaultExclude, defineConfig, type ViteUserConfig } from 'vitest/config';
 
 /** The Node.js major running the tests: each runtime CI tests writes a report of its own. */
 const nodeMajor = process.versions.node.split('.')[0];
+
+/**
+ * `MTPX_TESTS=runtime`: only the tests whose result can depend on the Node.js runtime. CI
+ * runs every test on its pipeline's Node and, on each other runtime it tests, all but
+ * those: the type-level tests (tsc's), the pages rendered in chromium (`browser.test.ts`,
+ * whose servers the HTTP tests cover on every runtime) and what a package lists as
+ * `runOnce` (the bench, a contributor's tool, like the build).
+ */
+const runtimeTestsOnly = process.env.MTPX_TESTS === 'runtime';
+
+/** Test files that run once, on the pipeline's Node, in every package. */
+const RUN_ONCE = ['src/**/browser.test.ts'];
+
+/** Options of {@link packageVitestConfig} beyond vitest's own. */
+export interface PackageTestOptions {
+  /** More test files (globs, from the package's folder) that `MTPX_TESTS=runtime` leaves out. */
+  runOnce?: string[];
+}
 
 /**
  * The vitest configuration every package and app shares: co-located tests, the
@@ -11,7 +29,11 @@ const nodeMajor = process.versions.node.split('.')[0];
  * and Node.js major (`test-results/vitest-node<major>.json`) that `.ci/run` sums into its
  * `N passed, N failed` lines.
  */
-export function packageVitestConfig(directory: string, overrides: ViteUserConfig['test'] = {}) {
+export function packageVitestConfig(
+  directory: string,
+  overrides: ViteUserConfig['test'] = {},
+  options: PackageTestOptions = {},
+) {
   const manifest = JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8')) as {
     version?: string;
   };
@@ -19,14 +41,17 @@ export function packageVitestConfig(directory: string, overrides: ViteUserConfig
     define: { __PACKAGE_VERSION__: JSON.stringify(manifest.version ?? '0.0.0') },
     test: {
       include: ['src/**/*.test.ts', 'examples/**/*.test.ts'],
+      exclude: [
+        ...defaultExclude,
+        ...(runtimeTestsOnly ? [...RUN_ONCE, ...(options.runOnce ?? [])] : []),
+      ],
       reporters: [
         'default',
         ['json', { outputFile: join(directory, 'test-results', `vitest-node${nodeMajor}.json`) }],
       ],
-      // The type-level tests are tsc's, the same on every runtime: CI runs them once, with
-      // the pipeline's Node, and sets MTPX_TYPE_TESTS=off for the other runtimes.
+      // The type-level tests are tsc's, the same on every runtime: run once (see above).
       typecheck: {
-        enabled: process.env.MTPX_TYPE_TESTS !== 'off',
+        enabled: !runtimeTestsOnly,
         include: ['src/**/*.test-d.ts'],
       },
       restoreMocks: true,

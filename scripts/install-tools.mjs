@@ -14,8 +14,9 @@
 //        node scripts/install-tools.mjs --node MAJOR              (prints that Node's binary)
 //        a pin `node22` installs Node 22 (.tools/node-22) beside the folder's packages.
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -78,38 +79,60 @@ export function nodeRuntime(major) {
   };
 }
 
+/** Whether `directory` holds exactly the pins `wanted`. */
+function holdsPins(directory, wanted) {
+  const pinsFile = join(directory, 'pins');
+  return existsSync(pinsFile) && readFileSync(pinsFile, 'utf8').trim() === wanted;
+}
+
+/**
+ * Installs into a folder of its own beside `.tools/<name>/`, then renames it into place:
+ * CI prepares a runtime in the background while its steps install tools that share it, and
+ * a second installer never sees (or removes) a half-installed folder.
+ */
 async function installPinned(name, specs) {
   const directory = join(root, '.tools', name);
   const wanted = specs.join(' ');
-  const pinsFile = join(directory, 'pins');
-  if (existsSync(pinsFile) && readFileSync(pinsFile, 'utf8').trim() === wanted) return directory;
-  await rm(directory, { recursive: true, force: true });
-  await mkdir(directory, { recursive: true });
-  await writeFile(join(directory, 'package.json'), '{ "private": true }\n');
+  if (holdsPins(directory, wanted)) return directory;
+  const staging = `${directory}.installing-${process.pid}-${randomBytes(4).toString('hex')}`;
+  await mkdir(staging, { recursive: true });
   try {
-    await promisify(execFile)(
-      'npm',
-      [
-        'install',
-        '--prefix',
-        directory,
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        // A stalled registry request fails and is retried within minutes, never hangs a run.
-        '--fetch-timeout=60000',
-        '--fetch-retries=3',
-        ...specs,
-      ],
-      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: INSTALL_TIMEOUT_MS },
-    );
-  } catch (error) {
-    throw new Error(
-      `could not install ${wanted} into .tools/${name} (npm's registry must be reachable)${error.killed ? `: npm did not finish in ${INSTALL_TIMEOUT_MS / 60_000} min` : ''}:\n${error.stderr ?? error.message}`,
-    );
+    await writeFile(join(staging, 'package.json'), '{ "private": true }\n');
+    try {
+      await promisify(execFile)(
+        'npm',
+        [
+          'install',
+          '--prefix',
+          staging,
+          '--no-audit',
+          '--no-fund',
+          '--loglevel=error',
+          // A stalled registry request fails and is retried within minutes, never hangs a run.
+          '--fetch-timeout=60000',
+          '--fetch-retries=3',
+          ...specs,
+        ],
+        { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024, timeout: INSTALL_TIMEOUT_MS },
+      );
+    } catch (error) {
+      throw new Error(
+        `could not install ${wanted} into .tools/${name} (npm's registry must be reachable)${error.killed ? `: npm did not finish in ${INSTALL_TIMEOUT_MS / 60_000} min` : ''}:\n${error.stderr ?? error.message}`,
+      );
+    }
+    await writeFile(join(staging, 'pins'), `${wanted}\n`);
+    // Another installer may have finished first: its folder is as good as this one.
+    if (holdsPins(directory, wanted)) return directory;
+    await rm(directory, { recursive: true, force: true });
+    try {
+      await rename(staging, directory);
+    } catch (error) {
+      if (!holdsPins(directory, wanted)) throw error;
+    }
+    return directory;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
   }
-  await writeFile(pinsFile, `${wanted}\n`);
-  return directory;
 }
 
 /** The Node 22 binary that a tools folder pinning `node22` runs on. */

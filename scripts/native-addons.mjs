@@ -90,6 +90,19 @@ async function loadCheck(node, file) {
   }
 }
 
+/**
+ * The environment node-gyp compiles in: `node` first on PATH (for node-gyp's children and
+ * the addon's scripts), and `headers` as npm_config_nodedir, whatever its case. node-gyp
+ * lets npm_config_* variables override its own arguments, and CI sets npm_config_nodedir
+ * to the pipeline's Node: a compile for Node 22 then built against Node 26's headers.
+ */
+export function compileEnvironment(node, headers) {
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([key]) => key.toLowerCase() !== 'npm_config_nodedir'),
+  );
+  return { ...env, PATH: `${join(node, '..')}:${process.env.PATH}`, npm_config_nodedir: headers };
+}
+
 /** Compiles `addon` against the headers of `node` into `target`. */
 async function compile(addon, { node, headers }, target) {
   const work = await mkdtemp(join(tmpdir(), `mtpx-${addon.name}-`));
@@ -104,7 +117,7 @@ async function compile(addon, { node, headers }, target) {
       maxBuffer: 64 * 1024 * 1024,
       timeout: COMPILE_TIMEOUT_MS,
       // node-gyp's own children (make, python) and the addon's scripts use this runtime.
-      env: { ...process.env, PATH: `${join(node, '..')}:${process.env.PATH}` },
+      env: compileEnvironment(node, headers),
     });
     await mkdir(join(target, '..'), { recursive: true });
     await copyFile(join(work, 'build', 'Release', addon.binary), target);
