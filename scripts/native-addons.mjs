@@ -161,6 +161,9 @@ export async function prepareNativeAddons({ node, headers }) {
       cacheDirectory(),
       `${addon.name}-v${version}-node-v${abi}-${process.platform}-${process.arch}.node`,
     );
+    // A binary left in the target folder that does not load (a failed or foreign build) is
+    // replaced, never kept: it would fail every later run the same way.
+    if (existsSync(target) && !(await loadCheck(node, target)).loads) await rm(target);
     if (existsSync(target)) {
       notes.push(`${label}: installed`);
     } else if (existsSync(cached) && (await loadCheck(node, cached)).loads) {
