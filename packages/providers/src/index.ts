@@ -7,6 +7,7 @@ export {
   type ProviderName,
   providerNames,
 } from './create-provider';
+export type { Environment } from './environment';
 export { ProviderError, type ProviderErrorCode, type ProviderErrorOptions } from './provider-error';
 export {
   type AnthropicStrictCost,

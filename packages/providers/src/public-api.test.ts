@@ -9,6 +9,7 @@ it('. exports exactly its public surface (a change here is a reviewed API change
     'type CreateProviderOptions',
     'createToolNameMapping',
     'describeProvider',
+    'type Environment',
     'type IncompleteToolCall',
     'isProviderName',
     'openAIStrictSchemaIssues',
