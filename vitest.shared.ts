@@ -14,6 +14,16 @@ const nodeMajor = process.versions.node.split('.')[0];
  */
 const runtimeTestsOnly = process.env.MTPX_TESTS === 'runtime';
 
+/**
+ * The share of a volume test's volume (the seeded fuzz's 10,000 responses, the file
+ * toolkit's 1,000 races per case) that a run takes, as `MTPX_TEST_VOLUME` in the tests'
+ * environment: all of it by default; a tenth with `MTPX_TESTS=runtime`, where the question
+ * is whether the code behaves the same on another runtime (a thousand fuzzed responses and
+ * a hundred races a case ask it), not how much of the input space holds (the full volume,
+ * on the pipeline's Node, answers that).
+ */
+const testVolume = runtimeTestsOnly ? 0.1 : 1;
+
 /** Test files that run once, on the pipeline's Node, in every package. */
 const RUN_ONCE = ['src/**/browser.test.ts'];
 
@@ -54,6 +64,7 @@ export function packageVitestConfig(
         enabled: !runtimeTestsOnly,
         include: ['src/**/*.test-d.ts'],
       },
+      env: { MTPX_TEST_VOLUME: String(testVolume) },
       restoreMocks: true,
       // Test files share their worker's module graph instead of importing it again each
       // (about half of a package's test CPU was module loading). Nothing here mocks modules;

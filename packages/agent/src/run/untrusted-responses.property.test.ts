@@ -22,7 +22,10 @@ import { createAgent } from '../index';
 // nowhere, odd pointers, any finish reason — through protocol, executor and agent.
 // A failure prints its seed and path; `FUZZ_SEED=<seed> FUZZ_PATH=<path>` replays it.
 const seed = Number(process.env.FUZZ_SEED ?? 13_2026);
-const numRuns = Number(process.env.FUZZ_RUNS ?? 10_000);
+// MTPX_TEST_VOLUME: the share of that volume this run takes (vitest.shared.ts).
+const numRuns = Number(
+  process.env.FUZZ_RUNS ?? Math.ceil(10_000 * Number(process.env.MTPX_TEST_VOLUME ?? 1)),
+);
 const path = process.env.FUZZ_PATH;
 
 const limits = { maxDepth: 64, maxArgumentBytes: 32 * 1024, maxOutputBytes: 64 * 1024 };

@@ -18,7 +18,10 @@ import { fileToolkit } from './file';
 // Issue 13: swap a path component for a symbolic link out of the root while the file tools
 // use it, as an attacker on the same machine would. A worker thread flips the path as fast
 // as it can; every read, write and list in the meantime must stay inside the root.
-const races = Number(process.env.FILE_RACES ?? 1_000);
+// MTPX_TEST_VOLUME: the share of that volume this run takes (vitest.shared.ts).
+const races = Number(
+  process.env.FILE_RACES ?? Math.ceil(1_000 * Number(process.env.MTPX_TEST_VOLUME ?? 1)),
+);
 const secret = 'SECRET-OUTSIDE';
 
 const base = mkdtempSync(join(tmpdir(), 'mtpx-races-'));
