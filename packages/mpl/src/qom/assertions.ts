@@ -1,15 +1,7 @@
-import {
-  type CelInput,
-  type CelValue,
-  celEnv,
-  isCelError,
-  isCelList,
-  isCelMap,
-  isCelUint,
-  parse,
-  plan,
-} from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
+import { createRequire } from 'node:module';
+import type * as CelModule from '@bufbuild/cel';
+import type { CelEnv, CelInput, CelValue } from '@bufbuild/cel';
+import type * as CelExtensions from '@bufbuild/cel/ext';
 import type { JsonValue } from '@mtpx/protocol';
 import { z } from 'zod';
 import { RegistryError } from '../errors';
@@ -103,7 +95,30 @@ export interface CompiledAssertionSet {
   evaluate(payload: JsonValue, context?: AssertionContext): AssertionReport;
 }
 
-const environment = celEnv({ funcs: strings });
+/** @bufbuild/cel and the environment every assertion is planned in. */
+interface CelRuntime {
+  readonly cel: typeof CelModule;
+  readonly environment: CelEnv;
+}
+
+let celRuntime: CelRuntime | undefined;
+
+/**
+ * @bufbuild/cel, loaded when the first assertion set is compiled: with protobuf and re2 it
+ * is about 150 modules and 1 MB, a fifth of a second of CPU at every process start, which
+ * importing `@mtpx/mpl` need not pay unless it compiles CEL (a process that only hashes,
+ * validates or records). Loaded with `require` (its CommonJS build) so that compiling stays
+ * synchronous; nothing else here loads it, so every CEL value comes from that one copy.
+ */
+function loadCel(): CelRuntime {
+  if (celRuntime === undefined) {
+    const require = createRequire(import.meta.url);
+    const cel = require('@bufbuild/cel') as typeof CelModule;
+    const { strings } = require('@bufbuild/cel/ext') as typeof CelExtensions;
+    celRuntime = { cel, environment: cel.celEnv({ funcs: strings }) };
+  }
+  return celRuntime;
+}
 
 /**
  * A JSON value as CEL sees it: objects become maps, whole numbers `int` (as the reference
@@ -128,7 +143,7 @@ export function toCelInput(value: JsonValue | undefined): CelInput {
 }
 
 /** CEL truthiness as the reference defines it: false, null, 0 and empty strings, lists and maps fail. */
-function isTruthy(value: CelValue): boolean {
+function isTruthy(value: CelValue, { isCelUint, isCelList, isCelMap }: typeof CelModule): boolean {
   if (value === null || value === false) return false;
   if (typeof value === 'bigint') return value !== 0n;
   if (typeof value === 'number') return value !== 0;
@@ -161,12 +176,13 @@ export function compileAssertionSet(input: unknown, source = 'assertions'): Comp
       message: `${source} is not an assertion set: ${parsed.error.issues.map((issue) => `${issue.path.join('.') || '(root)'} ${issue.message}`).join('; ')}`,
     });
   const definition: AssertionSetDefinition = parsed.data;
+  const { cel, environment } = loadCel();
   const compiled: CompiledAssertion[] = definition.assertions.map((assertion) => {
     try {
-      const parsed = parse(assertion.expression);
+      const parsed = cel.parse(assertion.expression);
       return {
         ...assertion,
-        program: plan(environment, parsed) as Program,
+        program: cel.plan(environment, parsed) as Program,
         fast: compileCel(parsed.expr as unknown as CelAstExpr),
       };
     } catch (cause) {
@@ -262,6 +278,8 @@ function runAssertion(
       error: cause instanceof Error ? cause.message : String(cause),
     };
   }
-  if (isCelError(value)) return { ...base, passed: false, error: value.message };
-  return { ...base, passed: isTruthy(value as CelValue) };
+  // The set was compiled, so @bufbuild/cel is loaded.
+  const { cel } = loadCel();
+  if (cel.isCelError(value)) return { ...base, passed: false, error: value.message };
+  return { ...base, passed: isTruthy(value as CelValue, cel) };
 }
