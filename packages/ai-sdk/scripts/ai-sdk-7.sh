@@ -40,10 +40,11 @@ node22="$(node scripts/install-tools.mjs --node 22)" || exit 1
 
 cd packages/ai-sdk || exit 1
 
-# AI SDK 7's LanguageModelV4 type is a model fromLanguageModel takes (scripts/ai-sdk-7-types.ts).
+# AI SDK 7's LanguageModelV4 type is a model fromLanguageModel takes (scripts/ai-sdk-7-types.ts,
+# with the options of scripts/tsconfig.ai-sdk-7.json: TypeScript 7 refuses files named on
+# the command line beside a tsconfig.json).
 types_status=0
-if ! ../../node_modules/.bin/tsc --noEmit --strict --skipLibCheck --module esnext \
-  --moduleResolution bundler --target es2022 --types node scripts/ai-sdk-7-types.ts; then
+if ! ../../node_modules/.bin/tsc -p scripts/tsconfig.ai-sdk-7.json; then
   echo "ai-sdk-7: AI SDK 7's LanguageModelV4 does not type-check as fromLanguageModel's model"
   types_status=1
 fi
