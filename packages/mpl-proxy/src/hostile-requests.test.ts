@@ -122,7 +122,13 @@ describe.each(['node', 'fast'] as const)('the %s HTTP layer', (httpLayer) => {
           ),
         ),
       );
-      for (const answer of answers) expectClientError(answer, 400);
+      // 400 for its malformed target; or 408 when the machine was too busy to read the head
+      // within this proxy's 800 ms header timeout (seen on a loaded 2-core CI machine):
+      // either way an answer, a client error, never a 500 or a dropped connection.
+      for (const answer of answers) {
+        expectClientError(answer);
+        expect([400, 408], answer.text.slice(0, 300)).toContain(answer.status);
+      }
     });
 
     it('100 trickling clients are cut off with 408 once the header timeout passes', async () => {

@@ -154,27 +154,34 @@ describe('recordRuns', () => {
     await expect(recorder.flush()).rejects.toMatchObject({ code: 'record_write_failed' });
   });
 
+  // One process (the Node running the tests, with tsx's loader), killed once its tool runs.
+  // The timeout only catches a hang: on a loaded 2-core machine, starting a process that
+  // loads the agent from source has taken over 30 s.
   it('a process killed mid-run leaves a readable partial run', async () => {
     const dir = await dataFolder();
     const child = spawn(
-      join(import.meta.dirname, '..', '..', 'node_modules', '.bin', 'tsx'),
-      [join(import.meta.dirname, '..', '__fixtures__', 'crashing-run.ts'), dir],
+      process.execPath,
+      ['--import', 'tsx', join(import.meta.dirname, '..', '__fixtures__', 'crashing-run.ts'), dir],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
+    const exited = once(child, 'exit');
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => {
       stderr += chunk.toString();
     });
     let stdout = '';
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: Buffer) => {
-        stdout += chunk.toString();
-        if (stdout.includes('in-tool\n')) resolve();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          stdout += chunk.toString();
+          if (stdout.includes('in-tool\n')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`child exited (${code}) early: ${stderr}`)));
       });
-      child.once('exit', (code) => reject(new Error(`child exited (${code}) early: ${stderr}`)));
-    });
-    child.kill('SIGKILL');
-    await once(child, 'exit');
+    } finally {
+      child.kill('SIGKILL');
+      await exited;
+    }
     // A torn last line, as a write cut short would leave.
     await appendFile(runFilePath(dir, 'run_crashed'), '{"type":"call-fin');
 
@@ -186,5 +193,5 @@ describe('recordRuns', () => {
     );
     expect(run.view.rounds[0]?.calls[0]).toMatchObject({ id: 'call_1', status: 'running' });
     expect((await listRuns(dir)).map((summary) => summary.runId)).toEqual(['run_crashed']);
-  });
+  }, 120_000);
 });
