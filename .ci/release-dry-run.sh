@@ -4,7 +4,11 @@
 # its package.json, not listed here) is published with `pnpm publish --dry-run`, which
 # builds it first (prepack). Each must version and publish on its own: the new version in
 # its package.json and CHANGELOG.md, no workspace: specifier left in what it would ship.
-# Packages are built once at their new versions first; the dry runs then skip prepack.
+# The dry runs skip prepack and pack this commit's build (dist/ restored from turbo's cache
+# before versioning, so the packages need not be built a second time: ~75 CPU-s): only the
+# `VERSION` constant inside dist/ still names the version before. A real release builds
+# after versioning (`pnpm release`); that prepack builds what `pnpm pack` ships is checked
+# on a fresh clone by .ci/newcomer.sh, and every tarball by scripts/check-packages.mjs.
 set -uo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/mtpx-release-XXXXXX")"
@@ -45,6 +49,15 @@ while read -r name directory; do
   before[$name]="$(node -p "require('./$directory/package.json').version")"
 done < <(published)
 
+# dist/ of every package, before versioning changes the package.json files turbo hashes:
+# replayed from this checkout's cache when it holds this commit's build, built otherwise.
+echo "::: release: this commit's build"
+if ! pnpm build >"$work/build.log" 2>&1; then
+  tail -40 "$work/build.log"
+  exit 1
+fi
+grep -E '^ *Cached: ' "$work/build.log" | sed 's/^ */  /'
+
 pending="$(ls .changeset/*.md 2>/dev/null | grep -vc README.md)"
 echo "::: release: changeset version ($pending pending changesets)"
 if ! pnpm changeset version >"$work/version.log" 2>&1; then
@@ -52,15 +65,6 @@ if ! pnpm changeset version >"$work/version.log" 2>&1; then
   exit 1
 fi
 [ "$(ls .changeset/*.md 2>/dev/null | grep -vc README.md)" -eq 0 ] || fail "changesets left after changeset version"
-
-# One build of every package at its new version (VERSION is read from package.json), so
-# the dry runs below need not each run prepack again: 2 builds per package would cost
-# minutes; what prepack builds is checked by the packaging check.
-echo "::: release: build at the new versions"
-if ! pnpm build >"$work/build.log" 2>&1; then
-  tail -40 "$work/build.log"
-  exit 1
-fi
 
 while read -r name directory; do
   version="$(node -p "require('./$directory/package.json').version")"
