@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** `major.minor.patch` as numbers. */
+/** `major.minor.patch` as numbers; a missing minor or patch is 0 (`>=20` is `>=20.0.0`). */
 function parse(version) {
-  const match = /^v?(\d+)\.(\d+)\.(\d+)/.exec(version);
+  const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?/.exec(version);
   if (!match) throw new Error(`not a version: ${version}`);
-  return match.slice(1, 4).map(Number);
+  return match.slice(1, 4).map((part) => Number(part ?? 0));
 }
 
 function compare(a, b) {
@@ -22,7 +22,8 @@ function compare(a, b) {
 
 /**
  * Whether `version` satisfies `range`: alternatives joined by `||`, each `^x.y.z` (same
- * major, at least x.y.z) or `>=x.y.z`, the forms the root's `engines.node` uses.
+ * major, at least x.y.z) or `>=x.y.z` (or `>=x`, `>=x.y`), the forms the workspace's
+ * `engines.node` fields use.
  *
  * @param {string} version e.g. `20.20.2` or `v26.12.1`
  * @param {string} range e.g. `^22.18.0 || ^24.11.0 || >=26.0.0`

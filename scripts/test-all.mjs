@@ -1,10 +1,13 @@
 #!/usr/bin/env node
-// `pnpm test`: every package's and app's tests (turbo, cached) on the Node running it, then
+// `pnpm test`: the tests of every package and app whose engines admit the Node running it
+// (turbo, cached; scripts/tested-packages.mjs), then
 // the one-line total of scripts/test-summary.mjs — `N passed, N failed` — as the last line.
 // Exits non-zero when turbo failed or any test did. Extra arguments go to turbo
 // (`pnpm test --filter=@mtpx/mcp`). Another Node: `pnpm test:node 22` (scripts/on-node.mjs).
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { outsideEnginesMarker, testedPackages, testsOn } from './tested-packages.mjs';
 
 const root = join(import.meta.dirname, '..');
 const major = process.versions.node.split('.')[0];
@@ -16,11 +19,39 @@ const args = process.argv.slice(2);
 const concurrency = args.some((arg) => arg.startsWith('--concurrency'))
   ? []
   : ['--concurrency=100%'];
+// A package whose declared floor this Node does not meet is left out, with a marker the
+// summary reads (scripts/tested-packages.mjs): the private apps declare the workspace's
+// Node 22.18+, so on Node 20 only the published packages (`>=20`) are tested.
+const outside = [];
+for (const pkg of testedPackages()) {
+  const marker = outsideEnginesMarker(pkg.directory, major);
+  if (testsOn(process.versions.node, pkg.range)) {
+    rmSync(marker, { force: true });
+    continue;
+  }
+  outside.push(pkg);
+  // A report from an earlier run on this Node is not this run's: the marker takes its place.
+  rmSync(join(pkg.directory, 'test-results', `vitest-node${major}.json`), { force: true });
+  mkdirSync(join(pkg.directory, 'test-results'), { recursive: true });
+  writeFileSync(
+    marker,
+    `Node ${process.versions.node} is outside ${pkg.range} (the engines of ${pkg.rangeFrom})\n`,
+  );
+}
+// One line per range: `Not tested on Node 20.20.2, outside ^22.18.0 || …: calculator-agent, …`.
+const byRange = new Map();
+for (const pkg of outside) byRange.set(pkg.range, [...(byRange.get(pkg.range) ?? []), pkg]);
+for (const [range, left] of byRange) {
+  console.log(
+    `Not tested on Node ${process.versions.node}, outside ${range}: ${left.map((pkg) => pkg.manifest.name).join(', ')}`,
+  );
+}
+const exclusions = outside.map((pkg) => `--filter=!${pkg.manifest.name}`);
 // turbo restores a cached package's report with its outputs, so the total matches this run.
 // `--continue`: a failing package never stops (and so hides) another package's tests.
 const turbo = spawnSync(
   join(root, 'node_modules', '.bin', 'turbo'),
-  ['run', 'test', '--continue', ...concurrency, ...args],
+  ['run', 'test', '--continue', ...concurrency, ...exclusions, ...args],
   {
     cwd: root,
     stdio: 'inherit',

@@ -3,12 +3,15 @@
 // one per Node.js runtime tested (`--runtimes 26,22,20`: the majors whose reports
 // `test-results/vitest-node<major>.json` are read; by default the Node running this), one
 // for the CI steps' own reports, and the total last. A package with a test script but no
-// report for a runtime counts as one failure (its tests never ran there). Each failed test
+// report for a runtime counts as one failure (its tests never ran there), unless that
+// runtime is below the package's declared floor (scripts/tested-packages.mjs): then it is
+// named as not tested there, and counts neither way. Each failed test
 // is named with its runtime. `--extra-failures N` adds failed CI steps, so the last line is
 // never green when CI is red. CI steps with their own tests leave a vitest-shaped report
 // in the root test-results/.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { outsideEnginesMarker, testedPackages } from './tested-packages.mjs';
 
 const root = join(import.meta.dirname, '..');
 const extraIndex = process.argv.indexOf('--extra-failures');
@@ -55,38 +58,34 @@ const runtimeLines = [];
 for (const runtime of runtimes) {
   let runtimePassed = 0;
   let runtimeFailed = 0;
-  for (const group of ['packages', 'apps']) {
-    const groupDirectory = join(root, group);
-    if (!existsSync(groupDirectory)) continue;
-    for (const name of readdirSync(groupDirectory).sort()) {
-      const directory = join(groupDirectory, name);
-      const manifestPath = join(directory, 'package.json');
-      if (!existsSync(manifestPath)) continue;
-      const manifest = JSON.parse(readFileSync(manifestPath, 'utf8'));
-      if (!manifest.scripts?.test) continue;
-      const label = `node ${runtime} ${group}/${name}`;
-      const reportPath = join(directory, 'test-results', `vitest-node${runtime}.json`);
-      if (!existsSync(reportPath)) {
-        console.log(`${label}: no test report (its tests did not run)`);
-        runtimeFailed += 1;
-        continue;
-      }
-      const report = JSON.parse(readFileSync(reportPath, 'utf8'));
-      // A test file that fails to load has no assertions but still failed.
-      const brokenFiles = (report.testResults ?? []).filter(
-        (file) =>
-          file.status === 'failed' &&
-          !(file.assertionResults ?? []).some((assertion) => assertion.status === 'failed'),
-      ).length;
-      const packageFailed = (report.numFailedTests ?? 0) + brokenFiles;
-      runtimePassed += report.numPassedTests ?? 0;
-      runtimeFailed += packageFailed;
-      console.log(`${label}: ${report.numPassedTests ?? 0} passed, ${packageFailed} failed`);
-      for (const line of failureLines(report, directory)) {
-        console.log(
-          line.startsWith('FAIL ') ? `  FAIL [node ${runtime}] ${line.slice(5)}` : `  ${line}`,
-        );
-      }
+  for (const { path, directory } of testedPackages()) {
+    const label = `node ${runtime} ${path}`;
+    const reportPath = join(directory, 'test-results', `vitest-node${runtime}.json`);
+    const marker = outsideEnginesMarker(directory, runtime);
+    if (existsSync(marker)) {
+      console.log(`${label}: not tested: ${readFileSync(marker, 'utf8').trim()}`);
+      continue;
+    }
+    if (!existsSync(reportPath)) {
+      console.log(`${label}: no test report (its tests did not run)`);
+      runtimeFailed += 1;
+      continue;
+    }
+    const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+    // A test file that fails to load has no assertions but still failed.
+    const brokenFiles = (report.testResults ?? []).filter(
+      (file) =>
+        file.status === 'failed' &&
+        !(file.assertionResults ?? []).some((assertion) => assertion.status === 'failed'),
+    ).length;
+    const packageFailed = (report.numFailedTests ?? 0) + brokenFiles;
+    runtimePassed += report.numPassedTests ?? 0;
+    runtimeFailed += packageFailed;
+    console.log(`${label}: ${report.numPassedTests ?? 0} passed, ${packageFailed} failed`);
+    for (const line of failureLines(report, directory)) {
+      console.log(
+        line.startsWith('FAIL ') ? `  FAIL [node ${runtime}] ${line.slice(5)}` : `  ${line}`,
+      );
     }
   }
   runtimeLines.push(`node ${runtime}: ${runtimePassed} passed, ${runtimeFailed} failed`);
