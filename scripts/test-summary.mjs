@@ -28,6 +28,10 @@ const runtimes = (
  * its error: CI's log is often cut to its end, so the names and causes are printed here.
  */
 function failureLines(report, directory) {
+  // vitest 4 reports a test's (or hook's) timeout as the stack of where the test was
+  // declared, under the name it gave that stack; its message is not in the report.
+  const vitestTimeout = 'Error: STACK_TRACE_ERROR';
+  const timedOut = 'Timed out (vitest names a timeout STACK_TRACE_ERROR; the test is declared at:)';
   const lines = [];
   const firstLines = (message) =>
     String(message ?? '')
@@ -36,7 +40,9 @@ function failureLines(report, directory) {
       .split('\n')
       .filter((line) => line.trim() !== '')
       .slice(0, 3)
-      .map((line) => `    ${line.trim().slice(0, 200)}`);
+      .map(
+        (line) => `    ${(line.trim() === vitestTimeout ? timedOut : line.trim()).slice(0, 200)}`,
+      );
   for (const file of report.testResults ?? []) {
     const path = String(file.name ?? '').replace(`${directory}/`, '');
     const failures = (file.assertionResults ?? []).filter((test) => test.status === 'failed');

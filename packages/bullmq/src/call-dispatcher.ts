@@ -59,6 +59,8 @@ export class CallDispatcher {
   readonly #connecting: Array<Redis | Queue | QueueEvents> = [];
   #online = false;
   #checking = false;
+  /** Jobs being looked at again, each with whether another look was asked for meanwhile. */
+  readonly #rechecks = new Map<string, boolean>();
   #watch: ReturnType<typeof setInterval> | undefined;
   #closed = false;
 
@@ -303,26 +305,46 @@ export class CallDispatcher {
     });
   }
 
-  /** The job was there already (another process added it): it may have finished before we listened. */
+  /**
+   * Looks at the job again: it was there already (another process added it, or an earlier
+   * run left it), it failed, or it finished with its answer unseen. Events can arrive late
+   * and several at once (a `failed` from an earlier run beside this dispatch's
+   * `duplicated`): one look per job at a time, and one more if asked for meanwhile.
+   */
   #recheck(jobId: string): void {
     if (!this.#pending.has(jobId)) return;
+    if (this.#rechecks.has(jobId)) {
+      this.#rechecks.set(jobId, true);
+      return;
+    }
+    this.#rechecks.set(jobId, false);
     this.#start()
-      .then(async ({ queue, client }) => {
-        const job = await Job.fromId(queue, jobId);
-        if (job === undefined) return this.#enqueue(queue, jobId); // removed meanwhile
-        const state = await job.getState();
-        if (state === 'completed') return this.#answer(jobId, job.returnvalue);
-        if (state !== 'failed') return; // waiting or running: its answer will come
-        const cancelledKey = this.#location.cancelledKey(jobId);
-        if ((await client.get(cancelledKey)) === String(job.timestamp)) {
-          // An earlier run cancelled it: that was no answer, so the call runs again.
-          await job.remove();
-          await client.del(cancelledKey);
-          return this.#enqueue(queue, jobId);
-        }
-        this.#fail(jobId, job.failedReason);
-      })
-      .catch((error: unknown) => this.#settle(jobId, (waiter) => waiter.reject(error)));
+      .then(({ queue, client }) => this.#lookAgain(queue, client, jobId))
+      .catch((error: unknown) => this.#settle(jobId, (waiter) => waiter.reject(error)))
+      .finally(() => {
+        const askedAgain = this.#rechecks.get(jobId) === true;
+        this.#rechecks.delete(jobId);
+        if (askedAgain) this.#recheck(jobId);
+      });
+  }
+
+  async #lookAgain(queue: Queue, client: Redis, jobId: string): Promise<void> {
+    if (!this.#pending.has(jobId)) return;
+    // Its state first, then its fields: a job read before its state may predate its answer.
+    const state = await queue.getJobState(jobId);
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return; // its answer will come
+    const job = state === 'unknown' ? undefined : await Job.fromId(queue, jobId);
+    if (job === undefined) return this.#enqueue(queue, jobId); // removed meanwhile
+    if (job.finishedOn === undefined) return; // added again meanwhile: its answer will come
+    if (state === 'completed') return this.#answer(jobId, job.returnvalue);
+    const cancelledKey = this.#location.cancelledKey(jobId);
+    if ((await client.get(cancelledKey)) === String(job.timestamp)) {
+      // An earlier run cancelled it: that was no answer, so the call runs again.
+      await job.remove();
+      await client.del(cancelledKey);
+      return this.#enqueue(queue, jobId);
+    }
+    this.#fail(jobId, job.failedReason);
   }
 
   #answer(jobId: string, value: unknown): void {

@@ -1,6 +1,7 @@
 import { createExecutor, defineTool, type ExecutorEvent, ToolExecutionError } from '@mtpx/executor';
 import { toolOutput } from '@mtpx/protocol';
 import { Queue, QueueEvents } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { redisOptions, testPrefix } from './__fixtures__/test-redis';
@@ -30,6 +31,28 @@ function gate() {
       opened.get(callId)?.();
     },
   };
+}
+
+/**
+ * Awaits `promise`; if it has not settled 20 s on (a hang: vitest's own limit would name no
+ * step), fails with `what` and where the run's two jobs stand in Redis.
+ */
+async function step<T>(what: string, promise: Promise<T>, jobIds: readonly string[]): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      Promise.all(jobIds.map(async (jobId) => `${jobId}: ${await queueClient.getJobState(jobId)}`))
+        .then((states) =>
+          reject(new Error(`Still waiting for ${what} after 20 s (${states.join(', ')}).`)),
+        )
+        .catch(reject);
+    }, 20_000);
+  });
+  try {
+    return await Promise.race([promise, hung]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 const seen = gate();
@@ -204,15 +227,18 @@ describe('remote tools', () => {
   it('carry progress back, and a cancelled run signals the running call and removes the waiting one', async () => {
     const executor = createExecutor({ tools: remote.tools });
     const events: ExecutorEvent[] = [];
+    const runningId = jobIdOf('run_cancel', 'call_s1');
     const waitingId = jobIdOf('run_cancel', 'call_s2');
-    const jobEvent = (name: 'waiting' | 'removed') =>
+    const jobIds = [runningId, waitingId];
+    const jobEvent = (name: 'waiting' | 'removed' | 'failed', id: string) =>
       new Promise<void>((resolve) => {
         queueEvents.on(name, ({ jobId }: { jobId: string }) => {
-          if (jobId === waitingId) resolve();
+          if (jobId === id) resolve();
         });
       });
-    const enqueued = jobEvent('waiting');
-    const removed = jobEvent('removed');
+    const enqueued = jobEvent('waiting', waitingId);
+    const removed = jobEvent('removed', waitingId);
+    const failed = jobEvent('failed', runningId);
     let progressed: () => void = () => {};
     const progress = new Promise<void>((resolve) => {
       progressed = resolve;
@@ -228,23 +254,33 @@ describe('remote tools', () => {
     // Other arguments (identical calls would be joined), and it waits: the worker runs one at a time.
     run.add({ id: 'call_s2', name: 'calc.slow', arguments: { other: true } });
     run.end();
-    await Promise.all([progress, enqueued]); // the first call runs, the second waits
+    // The first call runs, the second waits.
+    await step(
+      'call_s1 to report progress and call_s2 to wait',
+      Promise.all([progress, enqueued]),
+      jobIds,
+    );
     expect(await queueClient.getJobState(waitingId)).toBe('waiting');
     run.cancel();
-    const results = await run.results;
+    const results = await step("the cancelled run's results", run.results, jobIds);
     expect(results.map((result) => result.error_code)).toEqual(['cancelled', 'cancelled']);
-    await seen.started('aborted:call_s1');
-    await removed;
+    await step('the worker to abort call_s1', seen.started('aborted:call_s1'), jobIds);
+    await step("call_s2's job to be removed", removed, jobIds);
     expect(await queueClient.getJobState(waitingId)).toBe('unknown');
 
     // A cancelled call has no answer: the same run dispatching both again runs them afresh.
-    expect(await queueClient.getJobState(jobIdOf('run_cancel', 'call_s1'))).toBe('failed');
-    const again = await executor.executeToolCalls(
-      [
-        { id: 'call_s1', name: 'calc.slow', arguments: { again: true } },
-        { id: 'call_s2', name: 'calc.slow', arguments: { other: true, again: true } },
-      ],
-      { runId: 'run_cancel' },
+    await step("call_s1's job to fail", failed, jobIds);
+    expect(await queueClient.getJobState(runningId)).toBe('failed');
+    const again = await step(
+      'both calls dispatched again',
+      executor.executeToolCalls(
+        [
+          { id: 'call_s1', name: 'calc.slow', arguments: { again: true } },
+          { id: 'call_s2', name: 'calc.slow', arguments: { other: true, again: true } },
+        ],
+        { runId: 'run_cancel' },
+      ),
+      jobIds,
     );
     expect(again.map((result) => result.output)).toEqual(['ran again', 'ran again']);
     expect(events).toContainEqual(
@@ -254,6 +290,41 @@ describe('remote tools', () => {
         progress: { message: 'working', completed: 1, total: 2 },
       }),
     );
+  });
+
+  it('run a cancelled call afresh when it is dispatched again, though a late failed event crosses the dispatch', async () => {
+    const executor = createExecutor({ tools: remote.tools });
+    const events = new Redis(redisOptions);
+    try {
+      for (let round = 0; round < 10; round += 1) {
+        const runId = `run_late_${round}`;
+        const callId = `call_late_${round}`;
+        const jobId = jobIdOf(runId, callId);
+        const failed = new Promise<void>((resolve) => {
+          queueEvents.on('failed', (event: { jobId: string }) => {
+            if (event.jobId === jobId) resolve();
+          });
+        });
+        const run = executor.start({ runId });
+        run.add({ id: callId, name: 'calc.slow', arguments: {} });
+        run.end();
+        await seen.started(callId);
+        run.cancel();
+        await run.results;
+        await failed;
+        const again = executor.executeToolCalls(
+          [{ id: callId, name: 'calc.slow', arguments: { again: true } }],
+          { runId },
+        );
+        // What a reader that fell behind delivers now: the cancelled job's own `failed` event.
+        await events.xadd(`${prefix}:${queue}:events`, '*', 'event', 'failed', 'jobId', jobId);
+        expect(await again).toEqual([
+          expect.objectContaining({ success: true, output: 'ran again' }),
+        ]);
+      }
+    } finally {
+      await events.quit();
+    }
   });
 });
 
