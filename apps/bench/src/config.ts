@@ -55,28 +55,29 @@ export const fullConfig: BenchConfig = {
 };
 
 /**
- * `pnpm bench --quick`: tiny sizes and a twentieth of the scripted delays, so CI proves in a
- * few seconds that every row runs. Its numbers mean nothing.
+ * `pnpm bench --quick`: tiny sizes, a twentieth of the scripted delays and two repetitions
+ * (the fewest a median with a spread and paired ratios take), so CI proves in a few
+ * seconds of each row that every row runs. Its numbers mean nothing.
  */
 export const quickConfig: BenchConfig = {
   mode: 'quick',
-  scheduling: { sizes: [8, 16], repetitions: 3 },
+  scheduling: { sizes: [8, 16], repetitions: 2 },
   overhead: {
     independentCalls: 200,
     chainLength: 100,
     derivationLengths: [100, 200, 400],
-    repetitions: 3,
+    repetitions: 2,
   },
-  agents: { timeScale: 0.05, repetitions: 3 },
-  proxy: { durationSeconds: 0.2, connections: 4, repetitions: 3 },
-  hashing: { sampleMs: 10, repetitions: 3 },
+  agents: { timeScale: 0.05, repetitions: 2 },
+  proxy: { durationSeconds: 0.1, connections: 4, repetitions: 2 },
+  hashing: { sampleMs: 10, repetitions: 2 },
   remote: {
     size: 16,
     workerCounts: [1, 2],
     concurrency: 4,
     chainLength: 10,
-    repetitions: 3,
+    repetitions: 2,
     slowLatencyMs: [5, 50],
-    slowRepetitions: 3,
+    slowRepetitions: 2,
   },
 };

@@ -54,8 +54,8 @@ describe('pnpm bench --quick', () => {
     );
     stdout = run.stdout;
     results = JSON.parse(await readFile(out, 'utf8')) as BenchResults;
-    // Every row once, quick: 1.5–2 min alone, twice that beside CI's other packages (and row
-    // 9's first run installs AI SDK 7 into .tools/).
+    // Every row once, quick: about 30 s alone, twice that beside CI's other packages (and
+    // row 9's first run installs AI SDK 7 into .tools/).
   }, 420_000);
 
   afterAll(async () => {

@@ -15,6 +15,29 @@ export interface RecordedBody {
  */
 export const ANTHROPIC_TOOL_USE_SYSTEM_TOKENS = 346;
 
+/** How many distinct request texts each tokenizer remembers (a run sends a few dozen). */
+const MEMO_TEXTS = 256;
+
+/**
+ * A tokenizer that remembers its counts by text: every repetition of a scripted run sends
+ * the same requests, each tens of kilobytes of tool schemas, and counting is the bulk of
+ * row 9's time. At most {@link MEMO_TEXTS} texts, forgotten all at once beyond that.
+ */
+function remembered(count: (text: string) => number): (text: string) => number {
+  const counts = new Map<string, number>();
+  return (text) => {
+    let tokens = counts.get(text);
+    if (tokens === undefined) {
+      if (counts.size >= MEMO_TEXTS) counts.clear();
+      tokens = count(text);
+      counts.set(text, tokens);
+    }
+    return tokens;
+  };
+}
+const openAiTokens = remembered(countTokens);
+const anthropicTokens = remembered(claudeTokens);
+
 /**
  * The tokens a run sent to the model: for each request, the o200k_base tokens (GPT-4o's
  * tokenizer) of the JSON text of its `messages` and `tools`, added up. An approximation of
@@ -25,7 +48,7 @@ export function tokensSent(requests: readonly RecordedBody[]): number {
   let total = 0;
   for (const { body } of requests) {
     if (!isJsonObject(body)) continue;
-    total += countTokens(JSON.stringify({ messages: body.messages, tools: body.tools ?? [] }));
+    total += openAiTokens(JSON.stringify({ messages: body.messages, tools: body.tools ?? [] }));
   }
   return total;
 }
@@ -45,7 +68,7 @@ export function anthropicTokensSent(requests: readonly RecordedBody[]): number {
   for (const { body } of requests) {
     if (!isJsonObject(body)) continue;
     const messagesBody = asAnthropicBody(body);
-    total += claudeTokens(JSON.stringify(messagesBody));
+    total += anthropicTokens(JSON.stringify(messagesBody));
     if (Array.isArray(messagesBody.tools) && messagesBody.tools.length > 0) {
       total += ANTHROPIC_TOOL_USE_SYSTEM_TOKENS;
     }
